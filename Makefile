@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# usbtrail top-level Makefile.
+#
+#   make                  build the usbtrail command (userspace/)
+#   make module [KDIR=]   build usbtrail.ko (default: the test bed's kernel)
+#   make check            install what is missing, build, run every test
+#   make demo             the test bed reproduces a failure, usbtrail shows it
+#   make deps             install build/test dependencies (Debian 12, root)
+
+KABI_DEFAULT := $(shell awk '$$1 == "default" { print $$2 }' tools/kernels.conf)
+KDIR ?= /usr/src/linux-headers-$(KABI_DEFAULT)
+TESTBED_ABI ?= $(KABI_DEFAULT)
+
+.PHONY: all usbtrail module module-clean testbed-build deps check check-unit \
+	check-fast demo clean
+
+all: usbtrail
+
+usbtrail:
+	$(MAKE) -C userspace
+
+# Kbuild (the file beside this one) descends into module/.
+module:
+	@test -d "$(KDIR)" || { echo "make module: no kernel headers in" \
+		"$(KDIR): run tools/deps.sh or pass KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+module-clean:
+	@test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+# What tools/testbed/run packs into the guest: the command, and the module
+# built in a per-kernel copy of the tree so two kernels never share objects.
+KMOD_DIR := build/kmod/$(TESTBED_ABI)
+testbed-build: usbtrail
+	@mkdir -p $(KMOD_DIR)/src
+	@cp -pr Kbuild module $(KMOD_DIR)/src/
+	$(MAKE) -s -C /usr/src/linux-headers-$(TESTBED_ABI) \
+		M=$(CURDIR)/$(KMOD_DIR)/src modules
+	@cp -p $(KMOD_DIR)/src/module/usbtrail.ko $(KMOD_DIR)/usbtrail.ko
+
+deps:
+	tools/deps.sh
+
+check: deps
+	$(MAKE) usbtrail
+	tests/run
+
+# Unit and command-line tests only: no test bed.
+check-fast:
+	$(MAKE) usbtrail
+	tests/run --no-testbed
+
+demo: deps
+	tools/demo
+
+clean: module-clean
+	$(MAKE) -C userspace clean
+	rm -rf build

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Sourced by the test-bed tests: run the guest, check what it left behind.
+# $TESTBED_OUT (set by tests/run) receives the logs of the run.
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${TESTBED_OUT:-$top/build/tests/$(basename "$0" .sh)}
+mkdir -p "$out"
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# tb [testbed options] -- COMMAND: tools/testbed/run with our --out
+tb() {
+	"$top/tools/testbed/run" --out "$out" "$@"
+}
+
+# expect FILE REGEX [WHAT]: FILE has a line matching the extended REGEX
+expect() {
+	grep -Eq -- "$2" "$1" ||
+		fail "${3:-$(basename "$1")} has no line matching '$2'"
+	echo "ok: $(basename "$1"): $(grep -Em1 -- "$2" "$1" | cut -c1-160)"
+}
+
+# expect_order FILE REGEX...: the regexes match lines in this order
+expect_order() {
+	f=$1; shift
+	last=0
+	for re in "$@"; do
+		ln=$(re=$re awk -v s="$last" \
+			'NR > s && $0 ~ ENVIRON["re"] { print NR; exit }' "$f")
+		[ -n "$ln" ] || fail "$(basename "$f"): no '$re' after line $last"
+		echo "ok: line $ln: $(sed -n "${ln}p" "$f" | cut -c1-160)"
+		last=$ln
+	done
+}

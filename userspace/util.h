@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * util.h - small parsers and formatters shared by every usbtrail command.
+ *
+ * Everything here takes bytes and returns values: nothing prints, nothing
+ * touches files.  Errors are negative errno values; the command that called
+ * turns them into one message.
+ */
+#ifndef USBTRAIL_UTIL_H
+#define USBTRAIL_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* util_parse_number() flags */
+#define UTIL_NUM_SIZE	0x1u	/* accept K M G T / KiB MiB GiB TiB */
+
+int util_parse_number(const char *s, unsigned int flags, uint64_t min,
+		      uint64_t max, uint64_t *out);
+int util_format_size(char *buf, size_t len, uint64_t v);
+
+#endif /* USBTRAIL_UTIL_H */
