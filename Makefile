@@ -33,6 +33,7 @@ module-clean:
 # built in a per-kernel copy of the tree so two kernels never share objects.
 KMOD_DIR := build/kmod/$(TESTBED_ABI)
 testbed-build: usbtrail
+	$(MAKE) -s -C userspace tools
 	@mkdir -p $(KMOD_DIR)/src
 	@cp -pr Kbuild module $(KMOD_DIR)/src/
 	$(MAKE) -s -C /usr/src/linux-headers-$(TESTBED_ABI) \

@@ -1,25 +1,104 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * usbtrail.ko: module entry points.
+ * usbtrail.ko: module entry points and parameters.
  *
  * The module is optional: the usbtrail command works from tracefs without
- * it.  This file only ties the parts together at load and unload time;
- * the tracepoint probes, the record ring and /dev/usbtrail live in files of
- * their own (see module/README).
+ * it.  Loaded, it records xHCI, USB, SCSI and block events of USB storage
+ * into /dev/usbtrail and into a flight recorder printed on oops and panic.
+ *
+ * Order matters: the buffers and counters exist before the first probe is
+ * attached, and on unload every probe is detached and waited for before
+ * anything it writes to is freed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
-#include <linux/usbtrail.h>
+#include <linux/moduleparam.h>
+
+#include "ut.h"
+
+static unsigned int stream_kb = 1024;
+module_param(stream_kb, uint, 0444);
+MODULE_PARM_DESC(stream_kb,
+		 "stream buffer per CPU, KiB (64-65536, default 1024)");
+
+static unsigned int flight_records = 4096;
+module_param(flight_records, uint, 0444);
+MODULE_PARM_DESC(flight_records,
+		 "records the flight recorder keeps (16-1048576, rounded up to a power of two; default 4096)");
+
+static unsigned int panic_dump = 256;
+module_param(panic_dump, uint, 0444);
+MODULE_PARM_DESC(panic_dump,
+		 "latest records printed on oops/panic, besides older error records (default 256)");
+
+bool ut_all_scsi;
+module_param_named(all_scsi, ut_all_scsi, bool, 0444);
+MODULE_PARM_DESC(all_scsi,
+		 "record every SCSI disk, not only USB storage (default n)");
+
+static struct dentry *ut_debugfs;
 
 static int __init ut_init(void)
 {
-	pr_info("loaded, ABI version %d\n", USBTRAIL_ABI_VERSION);
+	int ret;
+
+	ut_debugfs = debugfs_create_dir("usbtrail", NULL);
+	ret = ut_stream_init((unsigned long)clamp(stream_kb, 64U, 65536U) *
+			     1024);
+	if (ret)
+		goto err_debugfs;
+	ret = ut_flight_init(flight_records, panic_dump, ut_debugfs);
+	if (ret)
+		goto err_stream;
+	ret = ut_stats_init(ut_debugfs);
+	if (ret)
+		goto err_flight;
+	ret = ut_dev_init();
+	if (ret)
+		goto err_stats;
+	ut_usb_init();
+	ret = ut_tp_init();
+	if (ret)
+		goto err_usb;
+	ret = ut_eh_init();
+	if (ret)
+		goto err_tp;
+	pr_info("loaded, ABI version %d, sources 0x%x\n", USBTRAIL_ABI_VERSION,
+		ut_tp_sources() | ut_eh_sources() | ut_usb_sources());
 	return 0;
+
+err_tp:
+	ut_tp_exit();
+err_usb:
+	ut_usb_exit();
+	ut_dev_exit();
+err_stats:
+	debugfs_remove_recursive(ut_debugfs);
+	ut_debugfs = NULL;
+	ut_stats_exit();
+err_flight:
+	ut_flight_exit();
+err_stream:
+	ut_stream_exit();
+err_debugfs:
+	debugfs_remove_recursive(ut_debugfs);
+	return ret;
 }
 
 static void __exit ut_exit(void)
 {
+	/* sources first: no record is emitted after this block */
+	ut_eh_exit();
+	ut_tp_exit();		/* waits for running probes */
+	ut_usb_exit();		/* blocking notifier: none running after */
+	/* then the readers and the files, then what they read */
+	ut_dev_exit();
+	debugfs_remove_recursive(ut_debugfs);
+	ut_stats_exit();
+	ut_flight_exit();
+	ut_stream_exit();
 	pr_info("unloaded\n");
 }
 
@@ -29,4 +108,4 @@ module_exit(ut_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("usbtrail developers");
 MODULE_DESCRIPTION("USB/xHCI/UAS fault tracer and flight recorder");
-MODULE_VERSION("0.1");
+MODULE_VERSION("0.2");

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usbtrail.ko: /dev/usbtrail, the stream's one reader.
+ *
+ * read() returns whole records (struct usbtrail_record); a buffer smaller
+ * than one record gets -EINVAL.  It blocks until a record is there unless
+ * O_NONBLOCK (then -EAGAIN); poll() reports POLLIN when one is.  One
+ * reader at a time: a second open() gets -EBUSY, since records are
+ * consumed.  USBTRAIL_IOC_INFO returns struct usbtrail_info; any other
+ * ioctl gets -ENOTTY.  Root only (mode 0600, and CAP_SYS_ADMIN).
+ *
+ * Writers never wait for the reader: ut_emit() queues an irq_work that
+ * wakes it, so it can be called where wake_up() could not.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/irq_work.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/time.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "ut.h"
+
+static DECLARE_WAIT_QUEUE_HEAD(ut_dev_wq);
+static atomic_t ut_dev_open_count = ATOMIC_INIT(0);
+
+static void ut_dev_wake_fn(struct irq_work *work)
+{
+	wake_up_interruptible(&ut_dev_wq);
+}
+
+static struct irq_work ut_dev_wake_work;
+
+void ut_dev_wake(void)
+{
+	irq_work_queue(&ut_dev_wake_work);
+}
+
+static int ut_dev_open(struct inode *inode, struct file *file)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (atomic_cmpxchg(&ut_dev_open_count, 0, 1) != 0)
+		return -EBUSY;
+	ut_stream_set_reader(true);
+	return nonseekable_open(inode, file);
+}
+
+static int ut_dev_release(struct inode *inode, struct file *file)
+{
+	ut_stream_set_reader(false);
+	atomic_set(&ut_dev_open_count, 0);
+	return 0;
+}
+
+static ssize_t ut_dev_read(struct file *file, char __user *buf, size_t len,
+			   loff_t *ppos)
+{
+	struct usbtrail_record rec;
+	size_t done = 0;
+	int ret;
+
+	if (len < sizeof(rec))
+		return -EINVAL;
+	while (done + sizeof(rec) <= len) {
+		if (!ut_stream_read(&rec)) {
+			if (done)
+				break;
+			if (file->f_flags & O_NONBLOCK)
+				return -EAGAIN;
+			/* the timeout bounds a missed wakeup's cost */
+			ret = wait_event_interruptible_timeout(ut_dev_wq,
+					!ut_stream_empty(), HZ / 10);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		if (copy_to_user(buf + done, &rec, sizeof(rec)))
+			return done ? done : -EFAULT;
+		done += sizeof(rec);
+		if (fatal_signal_pending(current))
+			break;
+	}
+	return done;
+}
+
+static __poll_t ut_dev_poll(struct file *file, poll_table *wait)
+{
+	poll_wait(file, &ut_dev_wq, wait);
+	return ut_stream_empty() ? 0 : EPOLLIN | EPOLLRDNORM;
+}
+
+static long ut_dev_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct usbtrail_info info = {
+		.abi_version = USBTRAIL_ABI_VERSION,
+		.record_size = sizeof(struct usbtrail_record),
+		.clock_id = CLOCK_BOOTTIME,
+	};
+
+	switch (cmd) {
+	case USBTRAIL_IOC_INFO:
+		info.flight_records = ut_flight_capacity();
+		info.records = ut_stream_records();
+		info.lost = ut_stream_lost();
+		info.stream_bytes = ut_stream_size();
+		info.sources = ut_tp_sources() | ut_eh_sources() | ut_usb_sources();
+		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
+			return -EFAULT;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations ut_dev_fops = {
+	.owner = THIS_MODULE,
+	.open = ut_dev_open,
+	.release = ut_dev_release,
+	.read = ut_dev_read,
+	.poll = ut_dev_poll,
+	.unlocked_ioctl = ut_dev_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice ut_dev_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "usbtrail",
+	.fops = &ut_dev_fops,
+	.mode = 0600,
+};
+
+int ut_dev_init(void)
+{
+	init_irq_work(&ut_dev_wake_work, ut_dev_wake_fn);
+	return misc_register(&ut_dev_misc);
+}
+
+/* After the probes are gone: no more wakeups can be queued. */
+void ut_dev_exit(void)
+{
+	misc_deregister(&ut_dev_misc);
+	irq_work_sync(&ut_dev_wake_work);
+}

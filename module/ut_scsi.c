@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usbtrail.ko: probes on the SCSI midlayer's tracepoints.
+ *
+ * scsi_dispatch_cmd_done does not carry the sense bytes (the kernel log
+ * has them until printk rate limiting drops them), but the command's
+ * sense buffer is filled by the time it fires: key, ASC and ASCQ go into
+ * the DONE record and the raw bytes into a SENSE record right after it.
+ *
+ * Only commands of USB storage hosts (uas, usb-storage) are recorded,
+ * unless the all_scsi module parameter says otherwise.
+ */
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/kdev_t.h>
+#include <linux/log2.h>
+#include <linux/string.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_host.h>
+
+#include "ut.h"
+
+#define UT_SAM_STAT_CHECK_CONDITION	0x02
+
+/*
+ * A host of uas or usb-storage (whose ums-* sub-drivers copy its template
+ * and keep its name).  uas sets no proc_name: match the template's name.
+ */
+bool ut_scsi_host_wanted(struct Scsi_Host *shost)
+{
+	const char *name = shost->hostt->name;
+
+	if (ut_all_scsi)
+		return true;
+	return name && (!strcmp(name, "uas") || !strcmp(name, "usb-storage"));
+}
+
+bool ut_scsi_cmd_wanted(struct scsi_cmnd *cmd)
+{
+	return ut_scsi_host_wanted(cmd->device->host);
+}
+
+void ut_scsi_fill_where(struct scsi_cmnd *cmd, u32 *devt, u16 *host,
+			u8 *channel, u8 *id, u32 *lun, char disk[8])
+{
+	struct scsi_device *sdev = cmd->device;
+	struct gendisk *gd = scsi_cmd_to_rq(cmd)->q->disk;
+
+	*host = sdev->host->host_no;
+	*channel = sdev->channel;
+	*id = sdev->id;
+	*lun = sdev->lun;
+	if (gd) {
+		*devt = new_encode_dev(disk_devt(gd));
+		strscpy(disk, gd->disk_name, 8);
+	}
+}
+
+static void ut_scsi_fill(struct usbtrail_rec_scsi *s, struct scsi_cmnd *cmd)
+{
+	struct request *rq = scsi_cmd_to_rq(cmd);
+	unsigned int ssize = cmd->device->sector_size;
+
+	ut_scsi_fill_where(cmd, &s->devt, &s->host, &s->channel, &s->id,
+			   &s->lun, s->disk);
+	s->tag = rq->tag;
+	s->opcode = cmd->cmnd[0];
+	s->len = scsi_bufflen(cmd);
+	s->result = cmd->result;
+	/* the device's LBA; blk_rq_pos() counts 512-byte sectors */
+	if (blk_rq_is_passthrough(rq))
+		s->lba = ~0ULL;
+	else if (ssize > 512 && is_power_of_2(ssize))
+		s->lba = blk_rq_pos(rq) >> (ilog2(ssize) - 9);
+	else
+		s->lba = blk_rq_pos(rq);
+}
+
+static void ut_scsi_emit(u16 type, struct scsi_cmnd *cmd, u8 flags)
+{
+	struct usbtrail_record rec = { .type = type, .flags = flags };
+
+	if (!ut_scsi_cmd_wanted(cmd))
+		return;
+	ut_scsi_fill(&rec.u.scsi, cmd);
+	ut_stats_scsi(&rec);
+	ut_emit(&rec);
+}
+
+static void ut_scsi_start(void *data, struct scsi_cmnd *cmd)
+{
+	ut_scsi_emit(USBTRAIL_REC_SCSI_START, cmd, 0);
+}
+
+/* SPC-4 4.5: fixed (0x70/0x71) and descriptor (0x72/0x73) formats */
+static bool ut_scsi_sense(const u8 *sb, u8 *key, u8 *asc, u8 *ascq)
+{
+	switch (sb[0] & 0x7f) {
+	case 0x70:
+	case 0x71:
+		*key = sb[2] & 0xf;
+		*asc = sb[12];
+		*ascq = sb[13];
+		return true;
+	case 0x72:
+	case 0x73:
+		*key = sb[1] & 0xf;
+		*asc = sb[2];
+		*ascq = sb[3];
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void ut_scsi_done(void *data, struct scsi_cmnd *cmd)
+{
+	struct usbtrail_record rec = { .type = USBTRAIL_REC_SCSI_DONE };
+	struct usbtrail_rec_scsi *s = &rec.u.scsi;
+	bool sense = false;
+
+	if (!ut_scsi_cmd_wanted(cmd))
+		return;
+	ut_scsi_fill(s, cmd);
+	if ((cmd->result & 0xff) == UT_SAM_STAT_CHECK_CONDITION &&
+	    cmd->sense_buffer)
+		sense = ut_scsi_sense(cmd->sense_buffer, &s->sense_key,
+				      &s->asc, &s->ascq);
+	if (cmd->result)
+		rec.flags = USBTRAIL_F_ERROR;
+	ut_stats_scsi(&rec);
+	ut_emit(&rec);
+
+	if (sense) {
+		struct usbtrail_record sr = {
+			.type = USBTRAIL_REC_SCSI_SENSE,
+			.flags = USBTRAIL_F_ERROR,
+		};
+
+		sr.u.sense.devt = s->devt;
+		sr.u.sense.tag = s->tag;
+		sr.u.sense.len = sizeof(sr.u.sense.sense);
+		memcpy(sr.u.sense.sense, cmd->sense_buffer,
+		       sizeof(sr.u.sense.sense));
+		ut_emit(&sr);
+	}
+}
+
+static void ut_scsi_error(void *data, struct scsi_cmnd *cmd, int rtn)
+{
+	struct usbtrail_record rec = {
+		.type = USBTRAIL_REC_SCSI_ERROR,
+		.flags = USBTRAIL_F_ERROR,
+	};
+
+	if (!ut_scsi_cmd_wanted(cmd))
+		return;
+	ut_scsi_fill(&rec.u.scsi, cmd);
+	rec.u.scsi.result = rtn;
+	ut_stats_scsi(&rec);
+	ut_emit(&rec);
+}
+
+static void ut_scsi_timeout(void *data, struct scsi_cmnd *cmd)
+{
+	ut_scsi_emit(USBTRAIL_REC_SCSI_TIMEOUT, cmd, USBTRAIL_F_ERROR);
+}
+
+static void ut_scsi_eh_wakeup(void *data, struct Scsi_Host *shost)
+{
+	struct usbtrail_record rec = {
+		.type = USBTRAIL_REC_SCSI_EH_WAKEUP,
+		.flags = USBTRAIL_F_ERROR,
+	};
+
+	if (!ut_scsi_host_wanted(shost))
+		return;
+	rec.u.scsi.host = shost->host_no;
+	rec.u.scsi.lba = ~0ULL;
+	ut_emit(&rec);
+}
+
+const struct ut_probe ut_scsi_probes[] = {
+	{ "scsi_dispatch_cmd_start", "scsi_mod", ut_scsi_start,
+	  USBTRAIL_SRC_SCSI },
+	{ "scsi_dispatch_cmd_done", "scsi_mod", ut_scsi_done,
+	  USBTRAIL_SRC_SCSI },
+	{ "scsi_dispatch_cmd_error", "scsi_mod", ut_scsi_error,
+	  USBTRAIL_SRC_SCSI },
+	{ "scsi_dispatch_cmd_timeout", "scsi_mod", ut_scsi_timeout,
+	  USBTRAIL_SRC_SCSI },
+	{ "scsi_eh_wakeup", "scsi_mod", ut_scsi_eh_wakeup, USBTRAIL_SRC_SCSI },
+};
+const unsigned int ut_scsi_nprobes = ARRAY_SIZE(ut_scsi_probes);

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * usbtrail.ko: attaching the probes to the kernel's tracepoints.
+ *
+ * xhci-hcd's and scsi_mod's tracepoints live in modules that may load
+ * before or after us and unload while we stay: a tracepoint module
+ * notifier (which replays the modules already loaded when registered)
+ * attaches our probes when such a module comes and forgets them when it
+ * goes.  The block layer's tracepoints are built in and found with
+ * for_each_kernel_tracepoint().  No kernel symbol of xhci-hcd or scsi_mod
+ * is referenced, so usbtrail.ko loads without them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "ut.h"
+
+struct ut_tp_slot {
+	const struct ut_probe *probe;
+	struct tracepoint *tp;		/* non-NULL while attached */
+};
+
+#define UT_TP_MAX	24
+static struct ut_tp_slot ut_tp_slots[UT_TP_MAX];
+static unsigned int ut_tp_nslots;
+/* protects ut_tp_slots[].tp; taken inside tracepoint_module_list_mutex */
+static DEFINE_MUTEX(ut_tp_lock);
+
+static void ut_tp_add_table(const struct ut_probe *tab, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && ut_tp_nslots < UT_TP_MAX; i++)
+		ut_tp_slots[ut_tp_nslots++].probe = &tab[i];
+}
+
+/* Attach the probe meant for tracepoint tp of module `mod` (NULL: core). */
+static void ut_tp_attach(struct tracepoint *tp, const char *mod)
+{
+	struct ut_tp_slot *s;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ut_tp_nslots; i++) {
+		s = &ut_tp_slots[i];
+		if (s->tp || strcmp(s->probe->name, tp->name))
+			continue;
+		if (!!mod != !!s->probe->module ||
+		    (mod && strcmp(mod, s->probe->module)))
+			continue;
+		ret = tracepoint_probe_register(tp, s->probe->func, NULL);
+		if (ret) {
+			pr_warn("cannot attach to %s: %d\n", tp->name, ret);
+			continue;
+		}
+		s->tp = tp;
+	}
+}
+
+static void ut_tp_detach_slot(struct ut_tp_slot *s)
+{
+	tracepoint_probe_unregister(s->tp, s->probe->func, NULL);
+	s->tp = NULL;
+}
+
+static int ut_tp_module_notify(struct notifier_block *nb, unsigned long val,
+			       void *data)
+{
+	struct tp_module *tp_mod = data;
+	struct module *mod = tp_mod->mod;
+	unsigned int i;
+
+	mutex_lock(&ut_tp_lock);
+	if (val == MODULE_STATE_COMING) {
+		for (i = 0; i < mod->num_tracepoints; i++)
+			ut_tp_attach(tracepoint_ptr_deref(
+					&mod->tracepoints_ptrs[i]), mod->name);
+	} else if (val == MODULE_STATE_GOING) {
+		for (i = 0; i < ut_tp_nslots; i++) {
+			struct ut_tp_slot *s = &ut_tp_slots[i];
+
+			if (s->tp && s->probe->module &&
+			    !strcmp(s->probe->module, mod->name))
+				ut_tp_detach_slot(s);
+		}
+	}
+	mutex_unlock(&ut_tp_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ut_tp_module_nb = {
+	.notifier_call = ut_tp_module_notify,
+};
+
+static void ut_tp_core_one(struct tracepoint *tp, void *priv)
+{
+	ut_tp_attach(tp, NULL);
+}
+
+u32 ut_tp_sources(void)
+{
+	u32 src = 0;
+	unsigned int i;
+
+	mutex_lock(&ut_tp_lock);
+	for (i = 0; i < ut_tp_nslots; i++)
+		if (ut_tp_slots[i].tp)
+			src |= ut_tp_slots[i].probe->source;
+	mutex_unlock(&ut_tp_lock);
+	return src;
+}
+
+int ut_tp_init(void)
+{
+	int ret;
+
+	ut_tp_add_table(ut_xhci_probes, ut_xhci_nprobes);
+	ut_tp_add_table(ut_scsi_probes, ut_scsi_nprobes);
+	ut_tp_add_table(ut_blk_probes, ut_blk_nprobes);
+
+	mutex_lock(&ut_tp_lock);
+	for_each_kernel_tracepoint(ut_tp_core_one, NULL);
+	mutex_unlock(&ut_tp_lock);
+
+	ret = register_tracepoint_module_notifier(&ut_tp_module_nb);
+	if (ret) {
+		ut_tp_exit();
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * Detach everything and wait until no probe runs any more; the callers
+ * free the buffers the probes write to after this returns.
+ */
+void ut_tp_exit(void)
+{
+	unsigned int i;
+
+	/* after this no notifier runs: the list mutex is taken inside */
+	unregister_tracepoint_module_notifier(&ut_tp_module_nb);
+	mutex_lock(&ut_tp_lock);
+	for (i = 0; i < ut_tp_nslots; i++)
+		if (ut_tp_slots[i].tp)
+			ut_tp_detach_slot(&ut_tp_slots[i]);
+	mutex_unlock(&ut_tp_lock);
+	tracepoint_synchronize_unregister();
+}

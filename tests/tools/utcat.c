@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * utcat: a test tool that drains /dev/usbtrail and prints each record in
+ * the module's text form (one line each), for the test-bed tests.
+ *
+ *   utcat [--info] [--idle MS] [--max N] [--bufsize BYTES] [DEVICE]
+ *
+ * It reads until no record has come for --idle milliseconds (default
+ * 1000) or --max records were printed.  --info prints USBTRAIL_IOC_INFO
+ * first.  --bufsize sets the read() size, to test odd sizes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "modrec.h"
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "info", no_argument, NULL, 'i' },
+		{ "idle", required_argument, NULL, 'I' },
+		{ "max", required_argument, NULL, 'm' },
+		{ "bufsize", required_argument, NULL, 'b' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dev = USBTRAIL_DEVICE;
+	long idle = 1000, max = -1, bufsize = 64 * USBTRAIL_RECORD_SIZE;
+	int info = 0, c, fd;
+	long printed = 0;
+	char *buf, line[512];
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i': info = 1; break;
+		case 'I': idle = strtol(optarg, NULL, 0); break;
+		case 'm': max = strtol(optarg, NULL, 0); break;
+		case 'b': bufsize = strtol(optarg, NULL, 0); break;
+		default: return 2;
+		}
+	}
+	if (optind < argc)
+		dev = argv[optind];
+	if (bufsize < 1 || bufsize > (1 << 24)) {
+		fprintf(stderr, "utcat: bad --bufsize\n");
+		return 2;
+	}
+	fd = open(dev, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		fprintf(stderr, "utcat: %s: %s\n", dev, strerror(errno));
+		return 1;
+	}
+	if (info) {
+		struct usbtrail_info in;
+
+		if (ioctl(fd, USBTRAIL_IOC_INFO, &in) < 0) {
+			fprintf(stderr, "utcat: USBTRAIL_IOC_INFO: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		printf("info abi=%u record_size=%u clock=%u flight=%u records=%llu lost=%llu stream_bytes=%llu sources=0x%x\n",
+		       in.abi_version, in.record_size, in.clock_id,
+		       in.flight_records, (unsigned long long)in.records,
+		       (unsigned long long)in.lost,
+		       (unsigned long long)in.stream_bytes, in.sources);
+	}
+	buf = malloc(bufsize);
+	if (!buf)
+		return 1;
+	while (max < 0 || printed < max) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n, off;
+		int r = poll(&p, 1, idle);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n = read(fd, buf, bufsize);
+		if (n < 0) {
+			if (errno == EAGAIN)
+				continue;
+			fprintf(stderr, "utcat: read: %s\n", strerror(errno));
+			return 1;
+		}
+		for (off = 0; off < n; off += USBTRAIL_RECORD_SIZE) {
+			struct usbtrail_record rec;
+
+			if (modrec_parse(buf + off, n - off, &rec) < 0) {
+				fprintf(stderr, "utcat: bad record at %zd\n",
+					off);
+				return 1;
+			}
+			modrec_format(&rec, line, sizeof(line));
+			printf("%s\n", line);
+			printed++;
+		}
+	}
+	free(buf);
+	close(fd);
+	return 0;
+}
