@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# usbtrail.ko during a stall: the command timeout, the UAS abort and the
+# device reset are recorded, in that order, with the disk they hit.
+. "$(dirname "$0")/lib.sh"
+
+tb --devices uas --fault stall@3+8 --timeout 240 -- sh -c '
+	insmod $USBTRAIL_KO || exit 1
+	basename $TESTBED_UAS >/out/disk.txt
+	/tests/utcat --idle 100000 >/out/records.txt &
+	/tests/write-loop.sh $TESTBED_UAS 16 64
+	sleep 2
+	kill $!
+	cat /sys/kernel/debug/usbtrail/disks >/out/disks.txt
+	wait
+	rmmod usbtrail && echo stall-ok
+' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
+
+expect "$out/stdout.txt" '^stall-ok$'
+disk=$(cat "$out/disk.txt")
+# The midlayer aborts timed-out commands from a work item first, then
+# wakes the error handler thread, which resets the device.
+expect_order "$out/records.txt" \
+	" scsi-timeout disk=$disk " \
+	" eh-start kind=abort driver=uas disk=$disk " \
+	" eh-end kind=abort driver=uas " \
+	" scsi-eh-wakeup " \
+	" eh-start kind=device-reset driver=uas disk=$disk " \
+	" eh-end kind=device-reset driver=uas .* result=0x2002"
+# the device reset resets the USB device: xHCI's Reset Device command (17)
+expect "$out/records.txt" " xhci-command slot=[0-9]+ ep=0 cc=1 trb=17 "
+n=$(grep -c " scsi-timeout disk=$disk " "$out/records.txt")
+expect "$out/disks.txt" "^disk=$disk .* timeouts=$n "
+n=$(grep -c " eh-start kind=abort .*disk=$disk " "$out/records.txt")
+expect "$out/disks.txt" "^disk=$disk .* aborts=$n "
