@@ -202,6 +202,7 @@ static void uas_decide_active(const struct uas_facts *f,
 			      struct uas_verdict *v)
 {
 	const char *kept = "";
+	char late[256] = "";
 
 	v->reason = UAS_REASON_ACTIVE;
 	v->uas_active = true;
@@ -213,19 +214,28 @@ static void uas_decide_active(const struct uas_facts *f,
 			      QUIRKS_FL_MAX_SECTORS_240))
 		kept = " Quirks keep UAS but change behaviour (see quirks).";
 
+	if (fs->flags & QUIRKS_FL_IGNORE_UAS)
+		snprintf(late, sizeof(late),
+			 " IGNORE_UAS is set now (%s) but came after the device was bound: it takes effect when the device is probed again.",
+			 f->param_entry[0] ? f->param_entry : "built in");
 	if (v->streams)
 		uas_text(v->detail,
-			 "The uas driver is bound; %u Mbit/s SuperSpeed link with bulk streams (the device offers %u).%s",
-			 f->speed_mbps, f->max_streams, kept);
+			 "The uas driver is bound; %u Mbit/s SuperSpeed link with bulk streams (the device offers %u).%s%s",
+			 f->speed_mbps, f->max_streams, kept, late);
 	else if (f->speed_mbps)
 		uas_text(v->detail,
-			 "The uas driver is bound; UAS without streams: a %u Mbit/s link has no bulk streams (they exist only at SuperSpeed), so uas runs one command per pipe at a time (queue depth 32).%s",
-			 f->speed_mbps, kept);
+			 "The uas driver is bound; UAS without streams: a %u Mbit/s link has no bulk streams (they exist only at SuperSpeed), so uas moves data for one command at a time, after the device's READ/WRITE READY (queue depth 32).%s%s",
+			 f->speed_mbps, kept, late);
 	else
-		uas_text(v->detail, "The uas driver is bound.%s", kept);
-	uas_text(v->next_step,
-		 "Nothing to fix. To compare with Bulk-Only Transport, boot with usb-storage.quirks=%04x:%04x:u (or write it to /sys/module/usb_storage/parameters/quirks) and replug; remove it afterwards.",
-		 f->vid, f->pid);
+		uas_text(v->detail, "The uas driver is bound.%s%s", kept, late);
+	if (late[0])
+		uas_text(v->next_step,
+			 "Replug the device (or unbind it from uas and write its interface to /sys/bus/usb/drivers_probe) for the quirk to apply; remove %s from usb-storage.quirks to keep UAS.",
+			 f->param_entry[0] ? f->param_entry : "the entry");
+	else
+		uas_text(v->next_step,
+			 "Nothing to fix. To compare with Bulk-Only Transport, boot with usb-storage.quirks=%04x:%04x:u (or write it to /sys/module/usb_storage/parameters/quirks) and replug; remove it afterwards.",
+			 f->vid, f->pid);
 }
 
 static void uas_decide_ignored(const struct uas_facts *f,
@@ -255,8 +265,9 @@ static void uas_decide_ignored(const struct uas_facts *f,
 	case UAS_QUIRK_PARAM:
 	case UAS_QUIRK_CMDLINE:
 		uas_text(v->detail,
-			 "The quirk IGNORE_UAS ('u') comes from the %s (entry %s): usb-storage binds instead of uas.",
-			 uas_quirk_source_name(src), f->param_entry);
+			 "The quirk IGNORE_UAS ('u') comes from the %s (entry %s): the kernel does not use uas; usb-storage takes the device if it also offers Bulk-Only (driver now: %s).",
+			 uas_quirk_source_name(src), f->param_entry,
+			 f->driver[0] ? f->driver : "none");
 		uas_text(v->next_step,
 			 "To enable UAS remove %s from usb-storage.quirks (%s), then replug.",
 			 f->param_entry, src == UAS_QUIRK_CMDLINE ?
