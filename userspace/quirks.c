@@ -153,7 +153,7 @@ static unsigned long quirks_strtoul16(const char **p)
 int quirks_param_lookup(const char *param, uint16_t vid, uint16_t pid,
 			unsigned long *flags, char *entry, size_t entry_len)
 {
-	const char *p = param, *start;
+	const char *p = param, *start = param;
 	unsigned long f = 0, v;
 
 	if (!param || !flags)
@@ -303,7 +303,8 @@ int quirks_builtin_lookup(uint16_t vid, uint16_t pid, uint16_t bcd_device,
 /**
  * quirks_format_flags() - "IGNORE_UAS|NO_ATA_1X" for @flags
  *
- * Return: 0, -ENOSPC if @buf was too small (it then holds what fitted).
+ * Return: 0, -ENOSPC if @buf was too small (it then holds the names that
+ * fitted whole).
  */
 int quirks_format_flags(unsigned long flags, char *buf, size_t len)
 {
@@ -318,8 +319,10 @@ int quirks_format_flags(unsigned long flags, char *buf, size_t len)
 			continue;
 		n = snprintf(buf + off, len - off, "%s%s", off ? "|" : "",
 			     quirks_flags[i].name);
-		if (n < 0 || (size_t)n >= len - off)
+		if (n < 0 || (size_t)n >= len - off) {
+			buf[off] = '\0';	/* whole names only */
 			return -ENOSPC;
+		}
 		off += (size_t)n;
 	}
 	return 0;
