@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -225,10 +226,16 @@ int cmd_uas_main(int argc, char **argv)
 		fputs(cmd_uas_help, stdout);
 		return CLI_EXIT_OK;
 	}
-	if (sysfs_usb_set_root(opts.root)) {
-		fprintf(stderr, CLI_PROG " uas: --root: path too long\n");
-		return CLI_EXIT_USAGE;
+	if (opts.root) {
+		struct stat st;
+
+		if (stat(opts.root, &st) || !S_ISDIR(st.st_mode))
+			return cli_usage_error(CMD_UAS_NAME,
+					       "--root '%s' is not a directory",
+					       opts.root);
 	}
+	if (sysfs_usb_set_root(opts.root))
+		return cli_usage_error(CMD_UAS_NAME, "--root: path too long");
 
 	sel = calloc(1, sizeof(*sel));
 	p = calloc(1, sizeof(*p));
