@@ -20,7 +20,7 @@
 #include "datatab.h"
 #include "quirks.h"
 
-/* Letters as in usb_stor_adjust_quirks() (linux-6.1); 'k' NO_SAME since 5.x */
+/* Letters as in usb_stor_adjust_quirks() of linux-6.1; older kernels lack some */
 static const struct quirks_flag_info quirks_flags[] = {
 	{ QUIRKS_FL_SANE_SENSE, "SANE_SENSE", 'a',
 	  "sense data longer than 18 bytes is trusted" },

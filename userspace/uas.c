@@ -7,10 +7,12 @@
  * drivers/usb/storage/uas-detect.h (checked against linux-6.1):
  *   1. a UAS alternate setting (class 8, subclass 6, protocol 0x62);
  *   2. pipe-usage descriptors for all four pipes;
- *   3. quirks: unusual_uas.h, then by code the ASMedia heuristic (since
- *      3.16), Seagate NO_ATA_1X (since 4.0), RTL9210 "HIKSEMI MD202"
- *      IGNORE_UAS (since 6.0), then the "quirks" module parameter, whose
- *      entry replaces every flag it can express (usb_stor_adjust_quirks());
+ *   3. quirks: unusual_uas.h, then by code the ASMedia heuristic (its
+ *      bMaxPower test for ASM1153 came with "uas: Do not blacklist ASM1153
+ *      disk enclosures", Jan 2015, 3.19), Seagate NO_ATA_1X and RTL9210
+ *      "HIKSEMI MD202" IGNORE_UAS (both in 6.1; older kernels may lack
+ *      them), then the "quirks" module parameter, whose entry replaces
+ *      every flag it can express (usb_stor_adjust_quirks());
  *   4. IGNORE_UAS -> usb-storage;
  *   5. a bus without scatter-gather (sg_tablesize == 0);
  *   6. a SuperSpeed device on a host without streams (can_do_streams).

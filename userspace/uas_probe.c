@@ -11,9 +11,11 @@
  *
  * Descriptors come from sysfs "descriptors" (world-readable, no driver
  * detach, and fixture trees can supply it).  libusb is asked only when
- * that file cannot be read and the root is the real "/": it then reads the
- * same descriptors from usbfs without opening or claiming the device
- * (libusb_get_active_config_descriptor() needs no handle).
+ * that file cannot be read and the root is the real "/";
+ * libusb_get_active_config_descriptor() needs no handle, so nothing is
+ * opened, claimed or detached.  Note that libusb's Linux backend reads the
+ * same sysfs file when sysfs exists and uses usbfs only without it, so the
+ * fallback rarely finds more; it is cheap and harmless to keep.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -137,6 +137,19 @@ def boot(outdir):
         expect(b, "as nobody " + name, reason=a["reason"],
                driver=a["driver"], speed=a["speed"])
 
+    nodesc = load(os.path.join(outdir, "user-nodesc.json"))
+    rc(outdir, "user-nodesc", 0)
+    bot = find(nodesc, e, "BOT")
+    d = bot["detail"]
+    if d["descriptors_from"] == "libusb":
+        expect(bot, "bot, sysfs descriptors unreadable, via libusb",
+               reason="no-uas-altsetting")
+    else:
+        expect(bot, "bot, descriptors unreadable", reason="unknown")
+        if not any("descriptors" in u for u in d["unreadable"]):
+            fail("unreadable descriptors not said: %r" % d["unreadable"])
+        ok("bot: says it could not read: %r" % d["unreadable"])
+
     rc(outdir, "missing", 1)
     with open(os.path.join(outdir, "missing.err")) as f:
         expect_in(f.read(), "usbtrail uas: sdzz: no such device",

@@ -24,7 +24,16 @@ boot)
 		>/out/user.json 2>/out/user.err
 	echo $? >/out/user.rc
 
-	# A name that does not exist, and one that is not USB storage.
+	# Descriptors unreadable to a user: said, or read through libusb
+	# (usbfs) instead when /dev/bus/usb allows it.
+	chmod 000 "/sys/bus/usb/devices/$TESTBED_BOT_USB/descriptors"
+	su -s /bin/sh nobody -c 'usbtrail uas --json' \
+		>/out/user-nodesc.json 2>/out/user-nodesc.err
+	echo $? >/out/user-nodesc.rc
+	chmod 444 "/sys/bus/usb/devices/$TESTBED_BOT_USB/descriptors"
+	ls -l /dev/bus/usb/*/* >/out/usbfs.txt 2>&1
+
+	# A name that does not exist.
 	usbtrail uas sdzz >/out/missing.out 2>/out/missing.err
 	echo $? >/out/missing.rc
 
