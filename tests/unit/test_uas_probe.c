@@ -43,6 +43,8 @@ static const struct fixture_case cases[] = {
 	{ "samsung-t5-asm1142", "4-1:1.0", "active", "sdg", "uas",
 	  "ASMedia ASM1142", 1 },
 	{ "rockpro64-asmt1051", "8-1:1.0", "active", "sda", "uas", NULL, 1 },
+	{ "owc-envoy-upd720200", "4-1:1.0", "active", "sde", "uas",
+	  "NEC/Renesas uPD720200", 1 },
 	{ "qemu-usb-uas", "2-1:1.0", "active", "sda", "uas",
 	  "QEMU xHCI (qemu-xhci)", 1 },
 	{ "thermaltake-asm1051-bot", "2-1:1.0", "no-uas-altsetting", "sdb",
