@@ -164,8 +164,10 @@ static void cmd_uas_print_text(const struct uas_probe *p)
 	       v->uas_active ? "active" : "not used",
 	       !f->have_descriptors ? "unknown" :
 	       f->has_uas_alt ? "yes" : "no");
-	if (f->has_uas_alt)
+	if (f->has_uas_alt && f->speed_mbps >= 5000)
 		printf(" (alt %u, %u streams)", f->uas_alt, f->max_streams);
+	else if (f->has_uas_alt)
+		printf(" (alt %u; no streams below SuperSpeed)", f->uas_alt);
 	printf("\n%*sverdict: %s\n", ind, "", uas_reason_name(v->reason));
 	printf("%*swhy: %s\n", ind, "", v->detail);
 	printf("%*snext: %s\n", ind, "", v->next_step);

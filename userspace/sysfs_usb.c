@@ -508,9 +508,15 @@ int sysfs_usb_iface_read(const char *iface, struct sysfs_usb_iface *out)
 		size_t off = 0;
 		unsigned int j;
 
-		for (j = 0; j <= i; j++)
-			off += (size_t)snprintf(rel + off, sizeof(rel) - off,
-						"/%s", comp[j]);
+		for (j = 0; j <= i; j++) {
+			int n = snprintf(rel + off, sizeof(rel) - off, "/%s",
+					 comp[j]);
+
+			/* cannot happen: rel has the room real had */
+			if (n < 0 || (size_t)n >= sizeof(rel) - off)
+				return -ENAMETOOLONG;
+			off += (size_t)n;
+		}
 		if (i == hc - 1) {
 			sysfs_usb_hcd_read(rel, comp[i], &it);
 		} else if (i >= hc && sysfs_usb_is_dev_name(comp[i])) {

@@ -39,6 +39,27 @@ static void uas_probe_note(struct uas_probe *p, const char *what, int err)
 		 "%s: %s", what, strerror(-err));
 }
 
+/* "BUS-P1.P2..." into @buf; an over-long name is cut, never overrun. */
+static void uas_probe_port_name(char *buf, size_t len, unsigned int bus,
+				const unsigned int *ports, unsigned int n)
+{
+	size_t off;
+	unsigned int i;
+	int r;
+
+	r = snprintf(buf, len, "%u", bus);
+	if (r < 0 || (size_t)r >= len)
+		return;
+	off = (size_t)r;
+	for (i = 0; i < n; i++) {
+		r = snprintf(buf + off, len - off, "%c%u", i ? '.' : '-',
+			     ports[i]);
+		if (r < 0 || (size_t)r >= len - off)
+			return;
+		off += (size_t)r;
+	}
+}
+
 /* Fill the descriptor facts from a parsed device. */
 static void uas_probe_desc_facts(const struct usbdesc_device *dev,
 				 unsigned int config, unsigned int ifnum,
@@ -103,8 +124,9 @@ static int uas_probe_libusb(struct uas_probe *p)
 	n = libusb_get_device_list(ctx, &list);
 	for (i = 0; i < n; i++) {
 		uint8_t ports[8];
+		unsigned int uports[8];
 		char name[SYSFS_USB_NAME_MAX];
-		int np, k, off;
+		int np, k;
 		struct usbdesc_config *c;
 
 		if (libusb_get_bus_number(list[i]) != bus)
@@ -112,10 +134,10 @@ static int uas_probe_libusb(struct uas_probe *p)
 		np = libusb_get_port_numbers(list[i], ports, 8);
 		if (np <= 0)
 			continue;
-		off = snprintf(name, sizeof(name), "%u-%u", bus, ports[0]);
-		for (k = 1; k < np; k++)
-			off += snprintf(name + off, sizeof(name) - (size_t)off,
-					".%u", ports[k]);
+		for (k = 0; k < np; k++)
+			uports[k] = ports[k];
+		uas_probe_port_name(name, sizeof(name), bus, uports,
+				    (unsigned int)np);
 		if (strcmp(name, s->usb))
 			continue;
 		if (libusb_get_active_config_descriptor(list[i], &cfg)) {
@@ -606,13 +628,8 @@ static bool uas_probe_usb_path_match(const struct devspec *s,
 				     const char *usb)
 {
 	char name[SYSFS_USB_NAME_MAX];
-	unsigned int i;
-	int off;
 
-	off = snprintf(name, sizeof(name), "%u-%u", s->bus, s->ports[0]);
-	for (i = 1; i < s->nports; i++)
-		off += snprintf(name + off, sizeof(name) - (size_t)off, ".%u",
-				s->ports[i]);
+	uas_probe_port_name(name, sizeof(name), s->bus, s->ports, s->nports);
 	return !strcmp(name, usb);
 }
 
@@ -705,13 +722,8 @@ int uas_probe_select(const struct devspec *specs, unsigned int nspecs,
 			if (s->kind == DEVSPEC_USB_PATH) {
 				char rel[128], usb[SYSFS_USB_NAME_MAX];
 
-				uas_probe_usb_path_match(s, "");
-				snprintf(usb, sizeof(usb), "%u-%u", s->bus,
-					 s->ports[0]);
-				for (i = 1; i < s->nports; i++)
-					snprintf(usb + strlen(usb),
-						 sizeof(usb) - strlen(usb),
-						 ".%u", s->ports[i]);
+				uas_probe_port_name(usb, sizeof(usb), s->bus,
+						    s->ports, s->nports);
 				snprintf(rel, sizeof(rel),
 					 "/sys/bus/usb/devices/%s", usb);
 				sel->spec_err[j] = sysfs_usb_exists(rel) ?
