@@ -36,8 +36,10 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 1' HUP INT TERM
 
 # Cases run inside an empty directory, so relative paths in them touch
-# nothing of the tree.
+# nothing of the tree; only "fixtures" there leads to tests/fixtures (read
+# only), for commands that take a fake sysfs root.
 mkdir "$work/cwd"
+ln -s "$here/../fixtures" "$work/cwd/fixtures"
 
 ncases=$(grep -cv '^[[:space:]]*\(#\|$\)' "$here/cases")
 echo "1..$((ncases + 2))"

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Check the outputs of tests/testbed/guest/uas-verdicts.sh field by field.
+
+    uas_check.py boot|cmdline OUTDIR
+
+Prints one "ok:" line per check and exits 1 at the first failure.
+"""
+import json
+import os
+import sys
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def ok(msg):
+    print("ok: " + msg)
+
+
+def env(outdir):
+    e = {}
+    with open(os.path.join(outdir, "env.txt")) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            e[k] = v
+    return e
+
+
+def load(path, skip_lines=0):
+    with open(path) as f:
+        text = f.read()
+    lines = text.split("\n")
+    try:
+        data = json.loads("\n".join(lines[skip_lines:]))
+    except ValueError as e:
+        fail("%s is not valid JSON: %s" % (path, e))
+    if not isinstance(data, list):
+        fail("%s: top level is not an array" % path)
+    keys = {"usb", "block", "vid", "pid", "speed", "driver", "uas_capable",
+            "uas_active", "reason", "detail", "quirks", "hcd"}
+    for o in data:
+        if set(o) != keys:
+            fail("%s: keys %s, expected exactly %s"
+                 % (path, sorted(o), sorted(keys)))
+    ok("%s: valid JSON, %d objects with exactly the issue's fields"
+       % (os.path.basename(path), len(data)))
+    return data
+
+
+def find(data, e, name):
+    usb = e["TESTBED_%s_USB" % name]
+    for o in data:
+        if o["usb"] == usb:
+            return o
+    fail("no object with usb %s (%s)" % (usb, name))
+
+
+def expect(o, what, **fields):
+    for k, v in fields.items():
+        if k.startswith("detail_"):
+            got = o["detail"][k[7:]]
+        elif k.startswith("hcd_"):
+            got = o["hcd"][k[4:]]
+        else:
+            got = o[k]
+        if got != v:
+            fail("%s: %s is %r, expected %r" % (what, k, got, v))
+        ok("%s: %s = %r" % (what, k, v))
+
+
+def expect_in(text, part, what):
+    if part not in text:
+        fail("%s: %r not in %r" % (what, part, text))
+    ok("%s: says %r" % (what, part))
+
+
+def quirk(o, what, flag, letter, source, entry):
+    for q in o["quirks"]:
+        if q["flag"] == flag:
+            if q["letter"] != letter or source not in q["source"] or \
+                    q["entry"] != entry:
+                fail("%s: quirk %r" % (what, q))
+            ok("%s: quirk %s ('%s') from %s, entry %s"
+               % (what, flag, letter, q["source"], entry))
+            return
+    fail("%s: no quirk %s in %r" % (what, flag, o["quirks"]))
+
+
+def rc(outdir, name, want):
+    with open(os.path.join(outdir, name + ".rc")) as f:
+        got = int(f.read().strip())
+    if got != want:
+        fail("%s: exit status %d, expected %d" % (name, got, want))
+    ok("%s: exit status %d" % (name, want))
+
+
+def common(data, e, what):
+    bot = find(data, e, "BOT")
+    expect(bot, what + " bot", reason="no-uas-altsetting", vid="46f4",
+           pid="0001", speed=5000, driver="usb-storage", uas_capable=False,
+           uas_active=False, block=os.path.basename(e["TESTBED_BOT"]))
+
+
+def hs_active(data, e, what):
+    hs = find(data, e, "UAS_HS")
+    expect(hs, what + " uas-hs", reason="active", speed=480, driver="uas",
+           uas_capable=True, uas_active=True, detail_streams=False,
+           hcd_driver="ehci-pci",
+           block=os.path.basename(e["TESTBED_UAS_HS"]))
+    expect_in(hs["detail"]["why"], "UAS without streams", what + " uas-hs")
+
+
+def boot(outdir):
+    e = env(outdir)
+    before = load(os.path.join(outdir, "before.json"))
+    rc(outdir, "before", 0)
+    uas = find(before, e, "UAS")
+    expect(uas, "before uas", reason="active", vid="46f4", pid="0003",
+           speed=5000, driver="uas", uas_capable=True, uas_active=True,
+           quirks=[], detail_streams=True, hcd_driver="xhci_hcd",
+           hcd_sg=True, hcd_streams=True,
+           block=os.path.basename(e["TESTBED_UAS"]))
+    common(before, e, "before")
+    hs_active(before, e, "before")
+
+    user = load(os.path.join(outdir, "user.json"), skip_lines=1)
+    with open(os.path.join(outdir, "user.json")) as f:
+        uid = f.readline().strip()
+    if uid != "65534":
+        fail("user run had uid %s" % uid)
+    rc(outdir, "user", 0)
+    for name in ("UAS", "BOT", "UAS_HS"):
+        a, b = find(before, e, name), find(user, e, name)
+        expect(b, "as nobody " + name, reason=a["reason"],
+               driver=a["driver"], speed=a["speed"])
+
+    nodesc = load(os.path.join(outdir, "user-nodesc.json"))
+    rc(outdir, "user-nodesc", 0)
+    bot = find(nodesc, e, "BOT")
+    d = bot["detail"]
+    if d["descriptors_from"] == "libusb":
+        expect(bot, "bot, sysfs descriptors unreadable, via libusb",
+               reason="no-uas-altsetting")
+    else:
+        expect(bot, "bot, descriptors unreadable", reason="unknown")
+        if not any("descriptors" in u for u in d["unreadable"]):
+            fail("unreadable descriptors not said: %r" % d["unreadable"])
+        ok("bot: says it could not read: %r" % d["unreadable"])
+
+    rc(outdir, "missing", 1)
+    with open(os.path.join(outdir, "missing.err")) as f:
+        expect_in(f.read(), "usbtrail uas: sdzz: no such device",
+                  "missing device")
+
+    after = load(os.path.join(outdir, "after.json"))
+    rc(outdir, "after", 0)
+    uas = find(after, e, "UAS")
+    expect(uas, "after uas", reason="quirk-ignore-uas", uas_capable=True,
+           uas_active=False, speed=5000)
+    if uas["driver"] == "uas":
+        fail("after uas: still bound to uas")
+    quirk(uas, "after uas", "IGNORE_UAS", "u", "module parameter",
+          "46f4:0003:u")
+    expect_in(uas["detail"]["why"], "46f4:0003:u", "after uas")
+    common(after, e, "after")
+    hs_active(after, e, "after")
+
+
+def cmdline(outdir):
+    e = env(outdir)
+    data = load(os.path.join(outdir, "cmdline.json"))
+    rc(outdir, "cmdline", 0)
+    for name in ("UAS", "UAS_HS"):
+        o = find(data, e, name)
+        expect(o, "cmdline " + name, reason="quirk-ignore-uas",
+               uas_capable=True, uas_active=False)
+        quirk(o, "cmdline " + name, "IGNORE_UAS", "u",
+              "kernel command line", "46f4:0003:u")
+        expect_in(o["detail"]["next_step"], "remove 46f4:0003:u",
+                  "cmdline " + name)
+    common(data, e, "cmdline")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("boot", "cmdline"):
+        print(__doc__)
+        sys.exit(2)
+    {"boot": boot, "cmdline": cmdline}[sys.argv[1]](sys.argv[2])

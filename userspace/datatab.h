@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * datatab.h - the tables of data/<name>.tsv (host controller chips, bridge
+ * chips, the kernel's built-in UAS quirks), compiled in by gen-datatab.awk.
+ *
+ * Cells are strings, row-major; every row has ncols cells.  The data stays
+ * in the repository as TSV, each row citing its public source.
+ */
+#ifndef USBTRAIL_DATATAB_H
+#define USBTRAIL_DATATAB_H
+
+struct datatab {
+	const char *name;		/* file name, e.g. "hcd-pci.tsv" */
+	unsigned int ncols, nrows;
+	const char *const *cells;
+};
+
+extern const struct datatab datatab_bridges;
+extern const struct datatab datatab_hcd_drivers;
+extern const struct datatab datatab_hcd_pci;
+extern const struct datatab datatab_unusual_uas;
+
+const char *datatab_cell(const struct datatab *t, unsigned int row,
+			 unsigned int col);
+int datatab_find_hex2(const struct datatab *t, unsigned int a,
+		      unsigned int b);
+int datatab_find_str(const struct datatab *t, unsigned int col,
+		     const char *s);
+
+#endif /* USBTRAIL_DATATAB_H */

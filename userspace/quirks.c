@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * quirks.c - where usb-storage/uas quirks for a device come from.
+ *
+ * Three sources, combined as usb_stor_adjust_quirks() in
+ * drivers/usb/storage/usb.c combines them: the kernel's built-in table
+ * (unusual_uas.h, kept as data/unusual-uas.tsv), then the "quirks" module
+ * parameter, whose matching entry replaces every flag in its mask.  The
+ * kernel command line is only where the parameter usually comes from
+ * (usb-storage.quirks=...), so it is parsed to name the source.
+ *
+ * Parsers only: strings in, flags out.  Reading the files is the caller's.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatab.h"
+#include "quirks.h"
+
+/* Letters as in usb_stor_adjust_quirks() of linux-6.1; older kernels lack some */
+static const struct quirks_flag_info quirks_flags[] = {
+	{ QUIRKS_FL_SANE_SENSE, "SANE_SENSE", 'a',
+	  "sense data longer than 18 bytes is trusted" },
+	{ QUIRKS_FL_BAD_SENSE, "BAD_SENSE", 'b',
+	  "sense data is limited to 18 bytes" },
+	{ QUIRKS_FL_FIX_CAPACITY, "FIX_CAPACITY", 'c',
+	  "READ CAPACITY is taken as one block too large" },
+	{ QUIRKS_FL_NO_READ_DISC_INFO, "NO_READ_DISC_INFO", 'd',
+	  "READ DISC INFO is not sent" },
+	{ QUIRKS_FL_NO_READ_CAPACITY_16, "NO_READ_CAPACITY_16", 'e',
+	  "READ CAPACITY(16) is not sent" },
+	{ QUIRKS_FL_NO_REPORT_OPCODES, "NO_REPORT_OPCODES", 'f',
+	  "REPORT SUPPORTED OPERATION CODES is not sent (UAS kept)" },
+	{ QUIRKS_FL_MAX_SECTORS_240, "MAX_SECTORS_240", 'g',
+	  "transfers are limited to 240 sectors (120 KiB): slower, UAS kept" },
+	{ QUIRKS_FL_CAPACITY_HEURISTICS, "CAPACITY_HEURISTICS", 'h',
+	  "odd capacities are rounded down" },
+	{ QUIRKS_FL_IGNORE_DEVICE, "IGNORE_DEVICE", 'i',
+	  "no storage driver binds at all" },
+	{ QUIRKS_FL_NO_REPORT_LUNS, "NO_REPORT_LUNS", 'j',
+	  "REPORT LUNS is not sent" },
+	{ QUIRKS_FL_NO_SAME, "NO_SAME", 'k',
+	  "WRITE SAME is not sent" },
+	{ QUIRKS_FL_NOT_LOCKABLE, "NOT_LOCKABLE", 'l',
+	  "PREVENT/ALLOW MEDIUM REMOVAL is not sent" },
+	{ QUIRKS_FL_MAX_SECTORS_64, "MAX_SECTORS_64", 'm',
+	  "transfers are limited to 64 sectors" },
+	{ QUIRKS_FL_INITIAL_READ10, "INITIAL_READ10", 'n',
+	  "the first READ(10) is retried" },
+	{ QUIRKS_FL_CAPACITY_OK, "CAPACITY_OK", 'o',
+	  "READ CAPACITY is trusted" },
+	{ QUIRKS_FL_WRITE_CACHE, "WRITE_CACHE", 'p',
+	  "a write cache is assumed" },
+	{ QUIRKS_FL_IGNORE_RESIDUE, "IGNORE_RESIDUE", 'r',
+	  "the residue the device reports is ignored" },
+	{ QUIRKS_FL_SINGLE_LUN, "SINGLE_LUN", 's',
+	  "only LUN 0 is used" },
+	{ QUIRKS_FL_NO_ATA_1X, "NO_ATA_1X", 't',
+	  "ATA PASS-THROUGH(12/16) is refused: SAT pass-through, so smartctl -d sat and hdparm, do not work (UAS kept)" },
+	{ QUIRKS_FL_IGNORE_UAS, "IGNORE_UAS", 'u',
+	  "the uas driver is not used; usb-storage (Bulk-Only) binds instead" },
+	{ QUIRKS_FL_NO_WP_DETECT, "NO_WP_DETECT", 'w',
+	  "write protection is not queried" },
+	{ QUIRKS_FL_ALWAYS_SYNC, "ALWAYS_SYNC", 'y',
+	  "the device lies about its cache: every write is synced" },
+	{ QUIRKS_FL_BROKEN_FUA, "BROKEN_FUA", 0,
+	  "FUA (force unit access) is not used in READ/WRITE (UAS kept)" },
+};
+
+#define QUIRKS_NFLAGS (sizeof(quirks_flags) / sizeof(quirks_flags[0]))
+
+const struct quirks_flag_info *quirks_flag_table(size_t *n)
+{
+	if (n)
+		*n = QUIRKS_NFLAGS;
+	return quirks_flags;
+}
+
+/* The description of one flag bit, or NULL if it is not one we know. */
+const struct quirks_flag_info *quirks_flag_info(unsigned long flag)
+{
+	size_t i;
+
+	for (i = 0; i < QUIRKS_NFLAGS; i++)
+		if (quirks_flags[i].flag == flag)
+			return &quirks_flags[i];
+	return NULL;
+}
+
+/* "IGNORE_UAS" -> QUIRKS_FL_IGNORE_UAS; 0 if unknown. */
+unsigned long quirks_flag_from_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < QUIRKS_NFLAGS; i++)
+		if (!strcmp(quirks_flags[i].name, name))
+			return quirks_flags[i].flag;
+	return 0;
+}
+
+static unsigned long quirks_flag_from_letter(char c)
+{
+	size_t i;
+
+	c = (char)tolower((unsigned char)c);
+	for (i = 0; i < QUIRKS_NFLAGS; i++)
+		if (quirks_flags[i].letter && quirks_flags[i].letter == c)
+			return quirks_flags[i].flag;
+	return 0;
+}
+
+/*
+ * simple_strtoul(p, &p, 16) as the kernel uses it: optional 0x, then hex
+ * digits; no digits leaves *p where it was and yields 0.
+ */
+static unsigned long quirks_strtoul16(const char **p)
+{
+	const char *s = *p;
+	unsigned long v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    isxdigit((unsigned char)s[2]))
+		s += 2;
+	while (isxdigit((unsigned char)*s)) {
+		int c = tolower((unsigned char)*s);
+
+		v = v * 16 + (unsigned long)(isdigit(c) ? c - '0' : c - 'a' + 10);
+		if (v > 0xffffffffUL)
+			v = 0xffffffffUL;
+		s++;
+	}
+	*p = s;
+	return v;
+}
+
+/**
+ * quirks_param_lookup() - find a device in a "quirks=" parameter value
+ * @param:     the value, "VID:PID:FLAGS[,VID:PID:FLAGS...]"
+ * @vid:       vendor ID
+ * @pid:       product ID
+ * @flags:     set to the entry's flags on a match (letters unknown to the
+ *             kernel are ignored, as it does)
+ * @entry:     if not NULL, receives the matching entry, e.g. "46f4:0003:u"
+ * @entry_len: size of @entry
+ *
+ * The first matching entry wins, as in usb_stor_adjust_quirks().
+ *
+ * Return: 1 on a match, 0 if none, -EINVAL if @param or @flags is NULL.
+ */
+int quirks_param_lookup(const char *param, uint16_t vid, uint16_t pid,
+			unsigned long *flags, char *entry, size_t entry_len)
+{
+	const char *p = param, *start = param;
+	unsigned long f = 0, v;
+
+	if (!param || !flags)
+		return -EINVAL;
+	while (*p) {
+		start = p;
+		v = quirks_strtoul16(&p);
+		if (v == vid && *p == ':') {
+			p++;
+			v = quirks_strtoul16(&p);
+			if (v == pid && *p == ':')
+				break;
+		}
+		while (*p)
+			if (*p++ == ',')
+				break;
+	}
+	if (!*p)
+		return 0;
+	while (*++p && *p != ',' && *p != '\n')
+		f |= quirks_flag_from_letter(*p);
+	*flags = f;
+	if (entry && entry_len) {
+		size_t n = (size_t)(p - start);
+
+		if (n >= entry_len)
+			n = entry_len - 1;
+		memcpy(entry, start, n);
+		entry[n] = '\0';
+	}
+	return 1;
+}
+
+/**
+ * quirks_cmdline_value() - the usb-storage quirks given on a kernel
+ * command line
+ * @cmdline: contents of /proc/cmdline
+ * @out:     receives the value of the last usb-storage.quirks= (or
+ *           usb_storage.quirks=: the kernel treats - and _ alike in
+ *           parameter names), without quotes
+ * @out_len: size of @out
+ *
+ * Return: 1 if found, 0 if not, -EINVAL on NULL arguments, -ENAMETOOLONG
+ * if the value does not fit in @out.
+ */
+int quirks_cmdline_value(const char *cmdline, char *out, size_t out_len)
+{
+	const char *p = cmdline;
+	int found = 0;
+
+	if (!cmdline || !out || !out_len)
+		return -EINVAL;
+	while (*p) {
+		const char *w, *v, *e;
+		bool quoted = false;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		w = p;
+		/* A word; double quotes may hide spaces (next_arg()). */
+		while (*p && (quoted || !isspace((unsigned char)*p))) {
+			if (*p == '"')
+				quoted = !quoted;
+			p++;
+		}
+		e = p;
+		if (*w == '"')
+			w++;
+		if (strncmp(w, "usb-storage.quirks=", 19) &&
+		    strncmp(w, "usb_storage.quirks=", 19))
+			continue;
+		v = w + 19;
+		if (*v == '"')
+			v++;
+		while (e > v && e[-1] == '"')
+			e--;
+		if ((size_t)(e - v) >= out_len)
+			return -ENAMETOOLONG;
+		memcpy(out, v, (size_t)(e - v));
+		out[e - v] = '\0';
+		found = 1;
+	}
+	return found;
+}
+
+static int quirks_hex16(const char *s, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	v = strtoul(s, &end, 16);
+	if (*end || v > 0xffff)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/**
+ * quirks_builtin_lookup() - the kernel's built-in UAS quirks for a device
+ * @vid:        vendor ID
+ * @pid:        product ID
+ * @bcd_device: bcdDevice, matched against the entry's range as
+ *              USB_DEVICE_VER() does
+ * @flags:      set to the entry's flags on a match
+ * @source:     if not NULL, set to the entry's citation
+ *
+ * Only unusual_uas.h (data/unusual-uas.tsv).  The quirks uas-detect.h adds
+ * by code (ASMedia, Seagate, HIKSEMI) are the decision logic's, in uas.c.
+ *
+ * Return: 1 on a match, 0 if none, -EINVAL if @flags is NULL.
+ */
+int quirks_builtin_lookup(uint16_t vid, uint16_t pid, uint16_t bcd_device,
+			  unsigned long *flags, const char **source)
+{
+	const struct datatab *t = &datatab_unusual_uas;
+	unsigned int r, v, p, lo, hi;
+
+	if (!flags)
+		return -EINVAL;
+	for (r = 0; r < t->nrows; r++) {
+		char names[256], *tok, *save = NULL;
+		unsigned long f = 0;
+
+		if (quirks_hex16(datatab_cell(t, r, 0), &v) ||
+		    quirks_hex16(datatab_cell(t, r, 1), &p) ||
+		    quirks_hex16(datatab_cell(t, r, 2), &lo) ||
+		    quirks_hex16(datatab_cell(t, r, 3), &hi))
+			continue;
+		if (v != vid || p != pid || bcd_device < lo || bcd_device > hi)
+			continue;
+		snprintf(names, sizeof(names), "%s", datatab_cell(t, r, 6));
+		for (tok = strtok_r(names, "|", &save); tok;
+		     tok = strtok_r(NULL, "|", &save))
+			f |= quirks_flag_from_name(tok);
+		*flags = f;
+		if (source)
+			*source = datatab_cell(t, r, 7);
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * quirks_format_flags() - "IGNORE_UAS|NO_ATA_1X" for @flags
+ *
+ * Return: 0, -ENOSPC if @buf was too small (it then holds the names that
+ * fitted whole).
+ */
+int quirks_format_flags(unsigned long flags, char *buf, size_t len)
+{
+	size_t i, off = 0;
+	int n;
+
+	if (!buf || !len)
+		return -EINVAL;
+	buf[0] = '\0';
+	for (i = 0; i < QUIRKS_NFLAGS; i++) {
+		if (!(flags & quirks_flags[i].flag))
+			continue;
+		n = snprintf(buf + off, len - off, "%s%s", off ? "|" : "",
+			     quirks_flags[i].name);
+		if (n < 0 || (size_t)n >= len - off) {
+			buf[off] = '\0';	/* whole names only */
+			return -ENOSPC;
+		}
+		off += (size_t)n;
+	}
+	return 0;
+}

@@ -1,0 +1,782 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * uas_probe.c - collect what the kernel decided on for one USB storage
+ * interface, hand it to uas_decide(), and turn the verdict into JSON.
+ *
+ * Data flow: sysfs_usb (chain, drivers, speed, raw descriptors) ->
+ * usbdesc (UAS alt setting, pipe-usage, streams) + quirks (unusual_uas
+ * table, module parameter, command line) + host controller evidence
+ * (data tables, xhci_hcd module parameter, debugfs) -> struct uas_facts ->
+ * uas_decide() -> struct uas_verdict -> JSON / text.
+ *
+ * Descriptors come from sysfs "descriptors" (world-readable, no driver
+ * detach, and fixture trees can supply it).  libusb is asked only when
+ * that file cannot be read and the root is the real "/";
+ * libusb_get_active_config_descriptor() needs no handle, so nothing is
+ * opened, claimed or detached.  Note that libusb's Linux backend reads the
+ * same sysfs file when sysfs exists and uses usbfs only without it, so the
+ * fallback rarely finds more; it is cheap and harmless to keep.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libusb.h>
+
+#include "datatab.h"
+#include "quirks.h"
+#include "uas_probe.h"
+
+#define UAS_PROBE_XHCI_BROKEN_STREAMS	(1ull << 19)	/* xhci.h, 6.1 */
+
+static void uas_probe_note(struct uas_probe *p, const char *what, int err)
+{
+	if (p->nunreadable >= sizeof(p->unreadable) / sizeof(p->unreadable[0]))
+		return;
+	snprintf(p->unreadable[p->nunreadable++], sizeof(p->unreadable[0]),
+		 "%s: %s", what, strerror(-err));
+}
+
+/* "BUS-P1.P2..." into @buf; an over-long name is cut, never overrun. */
+static void uas_probe_port_name(char *buf, size_t len, unsigned int bus,
+				const unsigned int *ports, unsigned int n)
+{
+	size_t off;
+	unsigned int i;
+	int r;
+
+	r = snprintf(buf, len, "%u", bus);
+	if (r < 0 || (size_t)r >= len)
+		return;
+	off = (size_t)r;
+	for (i = 0; i < n; i++) {
+		r = snprintf(buf + off, len - off, "%c%u", i ? '.' : '-',
+			     ports[i]);
+		if (r < 0 || (size_t)r >= len - off)
+			return;
+		off += (size_t)r;
+	}
+}
+
+/* Fill the descriptor facts from a parsed device. */
+static void uas_probe_desc_facts(const struct usbdesc_device *dev,
+				 unsigned int config, unsigned int ifnum,
+				 struct uas_facts *f)
+{
+	const struct usbdesc_config *c;
+	unsigned int i, j;
+
+	c = usbdesc_device_config(dev, (uint8_t)config);
+	if (!c && dev->nconfigs)
+		c = &dev->configs[0];
+	if (!c)
+		return;
+	f->have_descriptors = true;
+	f->max_power = c->max_power;
+	for (i = 0; i < c->nalts; i++) {
+		const struct usbdesc_altsetting *a = &c->alts[i];
+
+		if (a->number != ifnum || !usbdesc_altsetting_is_uas(a) ||
+		    f->has_uas_alt)
+			continue;
+		/* the first UAS alt, as uas_find_uas_alt_setting() */
+		f->has_uas_alt = true;
+		f->uas_alt = a->alt;
+		for (j = 0; j < a->nendpoints; j++) {
+			const struct usbdesc_endpoint *ep = &a->ep[j];
+
+			if (ep->pipe_id)
+				f->pipes |= 1u << (ep->pipe_id - 1);
+			if (ep->pipe_id == USBDESC_PIPE_STATUS)
+				f->status_streams = ep->ss_max_streams;
+			if (ep->ss_max_streams > f->max_streams)
+				f->max_streams = ep->ss_max_streams;
+		}
+	}
+}
+
+/*
+ * The libusb fallback: find the device by bus and port path and rebuild
+ * the facts from libusb's parsed configuration.
+ */
+static int uas_probe_libusb(struct uas_probe *p)
+{
+	struct sysfs_usb_iface *s = &p->sys;
+	libusb_context *ctx = NULL;
+	libusb_device **list = NULL;
+	struct libusb_config_descriptor *cfg = NULL;
+	struct usbdesc_device *dev;
+	unsigned int bus;
+	ssize_t n, i;
+	int ret = -ENODEV;
+
+	if (sscanf(s->usb, "%u-", &bus) != 1)
+		return -EINVAL;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	if (libusb_init(&ctx)) {
+		ret = -EIO;
+		goto err_free;
+	}
+	n = libusb_get_device_list(ctx, &list);
+	for (i = 0; i < n; i++) {
+		uint8_t ports[8];
+		unsigned int uports[8];
+		char name[SYSFS_USB_NAME_MAX];
+		int np, k;
+		struct usbdesc_config *c;
+
+		if (libusb_get_bus_number(list[i]) != bus)
+			continue;
+		np = libusb_get_port_numbers(list[i], ports, 8);
+		if (np <= 0)
+			continue;
+		for (k = 0; k < np; k++)
+			uports[k] = ports[k];
+		uas_probe_port_name(name, sizeof(name), bus, uports,
+				    (unsigned int)np);
+		if (strcmp(name, s->usb))
+			continue;
+		if (libusb_get_active_config_descriptor(list[i], &cfg)) {
+			ret = -EACCES;
+			break;
+		}
+		c = &dev->configs[0];
+		dev->nconfigs = 1;
+		c->value = cfg->bConfigurationValue;
+		c->max_power = cfg->MaxPower;
+		for (k = 0; k < cfg->bNumInterfaces; k++) {
+			const struct libusb_interface *itf = &cfg->interface[k];
+			int a, e;
+
+			for (a = 0; a < itf->num_altsetting &&
+			     c->nalts < USBDESC_MAX_ALTS; a++) {
+				const struct libusb_interface_descriptor *id =
+					&itf->altsetting[a];
+				struct usbdesc_altsetting *alt =
+					&c->alts[c->nalts++];
+
+				alt->number = id->bInterfaceNumber;
+				alt->alt = id->bAlternateSetting;
+				alt->class = id->bInterfaceClass;
+				alt->subclass = id->bInterfaceSubClass;
+				alt->protocol = id->bInterfaceProtocol;
+				for (e = 0; e < id->bNumEndpoints &&
+				     alt->nendpoints < USBDESC_MAX_ENDPOINTS;
+				     e++) {
+					const struct libusb_endpoint_descriptor
+						*ed = &id->endpoint[e];
+					struct usbdesc_endpoint *ep =
+						&alt->ep[alt->nendpoints++];
+
+					ep->address = ed->bEndpointAddress;
+					ep->attributes = ed->bmAttributes;
+					ep->max_packet = ed->wMaxPacketSize;
+					usbdesc_parse_endpoint_extra(ed->extra,
+						(size_t)ed->extra_length, ep);
+				}
+			}
+		}
+		libusb_free_config_descriptor(cfg);
+		uas_probe_desc_facts(dev, c->value, s->ifnum, &p->facts);
+		ret = 0;
+		break;
+	}
+	if (n >= 0)
+		libusb_free_device_list(list, 1);
+	libusb_exit(ctx);
+err_free:
+	free(dev);
+	return ret;
+}
+
+static void uas_probe_descriptors(struct uas_probe *p)
+{
+	struct sysfs_usb_iface *s = &p->sys;
+	struct usbdesc_device *dev;
+	int ret;
+
+	if (s->descriptors) {
+		dev = calloc(1, sizeof(*dev));
+		if (!dev)
+			return;
+		ret = usbdesc_parse_sysfs(s->descriptors, s->descriptors_len,
+					  dev);
+		if (!ret) {
+			uas_probe_desc_facts(dev, s->config, s->ifnum,
+					     &p->facts);
+			p->descriptors_from = "sysfs";
+		} else {
+			uas_probe_note(p, "descriptors (sysfs)", ret);
+		}
+		free(dev);
+		return;
+	}
+	if (!strcmp(sysfs_usb_get_root(), "/") && !uas_probe_libusb(p)) {
+		p->descriptors_from = "libusb";
+		return;
+	}
+	uas_probe_note(p, "descriptors", s->descriptors_err);
+}
+
+static void uas_probe_quirks(struct uas_probe *p)
+{
+	struct uas_facts *f = &p->facts;
+	char param[256] = "", cmdline[4096], cmdq[256], entry[64];
+	unsigned long flags;
+	int ret, have_param;
+	const char *src;
+
+	if (quirks_builtin_lookup(f->vid, f->pid, f->bcd_device,
+				  &f->builtin_flags, &src) == 1)
+		f->builtin_match = true;
+
+	ret = sysfs_usb_read_text("/sys/module/usb_storage/parameters/quirks",
+				  param, sizeof(param));
+	have_param = ret >= 0;
+	if (ret < 0 && ret != -ENOENT)
+		uas_probe_note(p, "usb-storage quirks parameter", ret);
+	cmdq[0] = '\0';
+	if (sysfs_usb_read_text("/proc/cmdline", cmdline, sizeof(cmdline)) >= 0)
+		quirks_cmdline_value(cmdline, cmdq, sizeof(cmdq));
+
+	if (have_param && quirks_param_lookup(param, f->vid, f->pid, &flags,
+					      entry, sizeof(entry)) == 1) {
+		unsigned long cf;
+
+		f->param_match = true;
+		f->param_flags = flags;
+		snprintf(f->param_entry, sizeof(f->param_entry), "%s", entry);
+		f->param_from_cmdline =
+			quirks_param_lookup(cmdq, f->vid, f->pid, &cf, NULL,
+					    0) == 1 && cf == flags;
+	} else if (!have_param &&
+		   quirks_param_lookup(cmdq, f->vid, f->pid, &flags, entry,
+				       sizeof(entry)) == 1) {
+		/* usb-storage not loaded: it will take the command line's */
+		f->param_match = true;
+		f->param_flags = flags;
+		f->param_from_cmdline = true;
+		snprintf(f->param_entry, sizeof(f->param_entry), "%s", entry);
+	}
+}
+
+static void uas_probe_hcd(struct uas_probe *p)
+{
+	struct sysfs_usb_hcd *h = &p->sys.hcd;
+	struct uas_facts *f = &p->facts;
+	char rel[512], buf[4096], *line;
+	int row, drow;
+	const char *sg;
+	bool xhci;
+
+	snprintf(f->hcd_driver, sizeof(f->hcd_driver), "%s", h->driver);
+	if (h->is_pci) {
+		row = datatab_find_hex2(&datatab_hcd_pci, h->pci_vendor,
+					h->pci_device);
+		if (row >= 0) {
+			p->hcd_chip = datatab_cell(&datatab_hcd_pci,
+						   (unsigned int)row, 2);
+			p->hcd_chip_source = datatab_cell(&datatab_hcd_pci,
+						(unsigned int)row, 4);
+			snprintf(f->hcd_name, sizeof(f->hcd_name), "%s",
+				 p->hcd_chip);
+		}
+	} else {
+		row = -1;
+	}
+
+	drow = datatab_find_str(&datatab_hcd_drivers, 0, h->driver);
+	sg = drow >= 0 ? datatab_cell(&datatab_hcd_drivers,
+				      (unsigned int)drow, 1) : NULL;
+	if (!sg) {
+		f->hcd_sg = UAS_UNKNOWN;
+		snprintf(p->hcd_sg_evidence, sizeof(p->hcd_sg_evidence),
+			 "driver %s is not in data/hcd-drivers.tsv",
+			 h->driver[0] ? h->driver : "(unknown)");
+	} else {
+		f->hcd_sg = strcmp(sg, "no") ? UAS_YES : UAS_NO;
+		snprintf(p->hcd_sg_evidence, sizeof(p->hcd_sg_evidence),
+			 "%s %s", h->driver, !strcmp(sg, "no") ?
+			 "never sets sg_tablesize" :
+			 !strcmp(sg, "local") ?
+			 "sets sg_tablesize unless it uses local memory" :
+			 "sets sg_tablesize");
+	}
+
+	xhci = !strncmp(h->driver, "xhci", 4);
+	if (!xhci) {
+		f->hcd_streams = UAS_NO;
+		snprintf(f->hcd_streams_evidence,
+			 sizeof(f->hcd_streams_evidence),
+			 "%s is not xHCI: no SuperSpeed, no streams",
+			 h->driver[0] ? h->driver : "the controller");
+		return;
+	}
+	/* Best evidence first: the kernel bound uas at SuperSpeed. */
+	if (!strcmp(p->sys.driver, "uas") && f->speed_mbps >= 5000) {
+		f->hcd_streams = UAS_YES;
+		snprintf(f->hcd_streams_evidence,
+			 sizeof(f->hcd_streams_evidence),
+			 "uas is bound at SuperSpeed, which needs streams");
+		return;
+	}
+	/* xhci_hcd.quirks= can force XHCI_BROKEN_STREAMS on every xHCI. */
+	if (sysfs_usb_read_text("/sys/module/xhci_hcd/parameters/quirks",
+				buf, sizeof(buf)) > 0 &&
+	    strtoull(buf, NULL, 0) & UAS_PROBE_XHCI_BROKEN_STREAMS) {
+		f->hcd_streams = UAS_NO;
+		snprintf(f->hcd_streams_evidence,
+			 sizeof(f->hcd_streams_evidence),
+			 "xhci_hcd quirks parameter %.40s sets XHCI_BROKEN_STREAMS (bit 19)",
+			 buf);
+		return;
+	}
+	if (row >= 0 && !strcmp(datatab_cell(&datatab_hcd_pci,
+					     (unsigned int)row, 3), "yes")) {
+		f->hcd_streams = UAS_NO;
+		snprintf(f->hcd_streams_evidence,
+			 sizeof(f->hcd_streams_evidence),
+			 "PCI %04x:%04x gets XHCI_BROKEN_STREAMS in xhci-pci.c",
+			 h->pci_vendor, h->pci_device);
+		return;
+	}
+	/* debugfs, root only: MaxPSASize < 4 means no streams (xhci.c) */
+	snprintf(rel, sizeof(rel), "/sys/kernel/debug/usb/xhci/%s/reg-cap",
+		 h->name);
+	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) > 0 &&
+	    (line = strstr(buf, "HCCPARAMS1 = "))) {
+		unsigned long v = strtoul(line + 13, NULL, 16);
+		unsigned int psa = (unsigned int)(v >> 12) & 0xf;
+
+		f->hcd_streams = psa >= 4 ? UAS_YES : UAS_NO;
+		snprintf(f->hcd_streams_evidence,
+			 sizeof(f->hcd_streams_evidence),
+			 "debugfs HCCPARAMS1 MaxPSASize %u (%s 4)%s", psa,
+			 psa >= 4 ? ">=" : "<",
+			 row >= 0 ? "; chip without XHCI_BROKEN_STREAMS" : "");
+		return;
+	}
+	if (h->is_pci) {
+		f->hcd_streams = UAS_YES;
+		snprintf(f->hcd_streams_evidence,
+			 sizeof(f->hcd_streams_evidence),
+			 "PCI %04x:%04x %s XHCI_BROKEN_STREAMS in xhci-pci.c (MaxPSASize not read: debugfs not readable)",
+			 h->pci_vendor, h->pci_device,
+			 row >= 0 ? "is listed without" : "does not get");
+		return;
+	}
+	f->hcd_streams = UAS_UNKNOWN;
+	snprintf(f->hcd_streams_evidence, sizeof(f->hcd_streams_evidence),
+		 "platform xHCI: quirks come from firmware, debugfs not readable");
+}
+
+static void uas_probe_uas_driver(struct uas_probe *p)
+{
+	char rel[256], rel2[256], osrel[128];
+	uint8_t *dep;
+	size_t len;
+	int ret;
+
+	if (sysfs_usb_exists("/sys/bus/usb/drivers/uas")) {
+		p->facts.uas_driver = UAS_DRIVER_LOADED;
+		return;
+	}
+	if (sysfs_usb_read_text("/proc/sys/kernel/osrelease", osrel,
+				sizeof(osrel)) <= 0)
+		return;
+	snprintf(rel, sizeof(rel), "/lib/modules/%s/modules.dep", osrel);
+	ret = sysfs_usb_read_file(rel, 16u << 20, &dep, &len);
+	if (ret)
+		return;
+	p->facts.uas_driver = strstr((char *)dep, "/uas.ko") ?
+			      UAS_DRIVER_NOT_LOADED : UAS_DRIVER_ABSENT;
+	free(dep);
+	snprintf(rel2, sizeof(rel2), "/lib/modules/%s/modules.builtin", osrel);
+	if (p->facts.uas_driver == UAS_DRIVER_ABSENT &&
+	    !sysfs_usb_read_file(rel2, 16u << 20, &dep, &len)) {
+		/* built in yet no driver directory: uas failed to register */
+		if (strstr((char *)dep, "/uas.ko"))
+			p->facts.uas_driver = UAS_DRIVER_STATE_UNKNOWN;
+		free(dep);
+	}
+}
+
+/**
+ * uas_probe_iface() - facts and verdict for one interface
+ * @iface: "2-1:1.0"
+ * @p:     filled on success; free with uas_probe_free()
+ *
+ * Return: 0, -ENOENT if the interface does not exist or vanished while it
+ * was read, other negative errno values from sysfs_usb_iface_read().
+ */
+int uas_probe_iface(const char *iface, struct uas_probe *p)
+{
+	struct uas_facts *f;
+	int row, ret;
+
+	memset(p, 0, sizeof(*p));
+	ret = sysfs_usb_iface_read(iface, &p->sys);
+	if (ret)
+		return ret;
+	f = &p->facts;
+	f->vid = p->sys.dev.vid;
+	f->pid = p->sys.dev.pid;
+	f->bcd_device = p->sys.dev.bcd_device;
+	snprintf(f->manufacturer, sizeof(f->manufacturer), "%s",
+		 p->sys.dev.manufacturer);
+	snprintf(f->product, sizeof(f->product), "%s", p->sys.dev.product);
+	f->speed_mbps = p->sys.dev.speed_mbps;
+	snprintf(f->driver, sizeof(f->driver), "%s", p->sys.driver);
+
+	row = datatab_find_hex2(&datatab_bridges, f->vid, f->pid);
+	if (row >= 0) {
+		p->bridge = datatab_cell(&datatab_bridges, (unsigned int)row, 2);
+		p->bridge_source = datatab_cell(&datatab_bridges,
+						(unsigned int)row, 3);
+	}
+	uas_probe_descriptors(p);
+	uas_probe_quirks(p);
+	uas_probe_hcd(p);
+	uas_probe_uas_driver(p);
+
+	/* Gone while we looked?  Then say so rather than judge half-facts. */
+	if (!sysfs_usb_exists("/sys/bus/usb/devices") ||
+	    (!p->sys.descriptors && p->sys.descriptors_err == -ENOENT)) {
+		char rel[128];
+
+		snprintf(rel, sizeof(rel), "/sys/bus/usb/devices/%s", iface);
+		if (!sysfs_usb_exists(rel)) {
+			uas_probe_free(p);
+			return -ENOENT;
+		}
+	}
+	uas_decide(f, &p->verdict);
+	return 0;
+}
+
+void uas_probe_free(struct uas_probe *p)
+{
+	if (p)
+		sysfs_usb_iface_free(&p->sys);
+}
+
+static json_object *uas_probe_str_or_null(const char *s)
+{
+	return s && *s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *uas_probe_hex(uint16_t v)
+{
+	char b[8];
+
+	snprintf(b, sizeof(b), "%04x", v);
+	return json_object_new_string(b);
+}
+
+static json_object *uas_probe_speed(const char *speed, unsigned int mbps)
+{
+	if (!speed[0])
+		return NULL;
+	if (!strcmp(speed, "1.5"))
+		return json_object_new_double_s(1.5, "1.5");
+	return json_object_new_int((int)mbps);
+}
+
+static json_object *uas_probe_tristate(enum uas_tristate t)
+{
+	if (t == UAS_UNKNOWN)
+		return NULL;
+	return json_object_new_boolean(t == UAS_YES);
+}
+
+static json_object *uas_probe_dev_json(const struct sysfs_usb_dev *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "usb", json_object_new_string(d->name));
+	json_object_object_add(o, "vid", uas_probe_hex(d->vid));
+	json_object_object_add(o, "pid", uas_probe_hex(d->pid));
+	json_object_object_add(o, "speed", uas_probe_speed(d->speed,
+							     d->speed_mbps));
+	json_object_object_add(o, "product",
+			       uas_probe_str_or_null(d->product));
+	return o;
+}
+
+/**
+ * uas_probe_to_json() - one interface as the object "usbtrail uas --json"
+ * prints: usb, block, vid, pid, speed, driver, uas_capable, uas_active,
+ * reason, detail, quirks, hcd (docs/uas.md describes each)
+ *
+ * Return: a new object the caller owns (json_object_put()), or NULL.
+ */
+json_object *uas_probe_to_json(const struct uas_probe *p)
+{
+	const struct uas_verdict *v = &p->verdict;
+	const struct uas_facts *f = &p->facts;
+	json_object *o, *d, *q, *h, *chain, *arr;
+	unsigned int i;
+
+	o = json_object_new_object();
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "usb", json_object_new_string(p->sys.usb));
+	json_object_object_add(o, "block", uas_probe_str_or_null(p->sys.block));
+	json_object_object_add(o, "vid", uas_probe_hex(f->vid));
+	json_object_object_add(o, "pid", uas_probe_hex(f->pid));
+	json_object_object_add(o, "speed", uas_probe_speed(p->sys.dev.speed,
+							     f->speed_mbps));
+	json_object_object_add(o, "driver", uas_probe_str_or_null(f->driver));
+	json_object_object_add(o, "uas_capable",
+			       json_object_new_boolean(v->uas_capable));
+	json_object_object_add(o, "uas_active",
+			       json_object_new_boolean(v->uas_active));
+	json_object_object_add(o, "reason",
+			       json_object_new_string(uas_reason_name(v->reason)));
+
+	d = json_object_new_object();
+	json_object_object_add(d, "interface",
+			       json_object_new_string(p->sys.iface));
+	json_object_object_add(d, "why", json_object_new_string(v->detail));
+	json_object_object_add(d, "next_step",
+			       json_object_new_string(v->next_step));
+	json_object_object_add(d, "streams", v->uas_active ?
+			       json_object_new_boolean(v->streams) : NULL);
+	json_object_object_add(d, "max_streams", f->have_descriptors &&
+			       f->has_uas_alt ?
+			       json_object_new_int((int)f->max_streams) : NULL);
+	json_object_object_add(d, "uas_altsetting", f->has_uas_alt ?
+			       json_object_new_int(f->uas_alt) : NULL);
+	json_object_object_add(d, "manufacturer",
+			       uas_probe_str_or_null(f->manufacturer));
+	json_object_object_add(d, "product", uas_probe_str_or_null(f->product));
+	json_object_object_add(d, "bridge", uas_probe_str_or_null(p->bridge));
+	json_object_object_add(d, "bridge_source",
+			       uas_probe_str_or_null(p->bridge_source));
+	json_object_object_add(d, "descriptors_from",
+			       uas_probe_str_or_null(p->descriptors_from));
+	arr = json_object_new_array();
+	for (i = 0; i < p->nunreadable; i++)
+		json_object_array_add(arr,
+			json_object_new_string(p->unreadable[i]));
+	json_object_object_add(d, "unreadable", arr);
+	json_object_object_add(o, "detail", d);
+
+	arr = json_object_new_array();
+	for (i = 0; i < v->nquirks; i++) {
+		const struct quirks_flag_info *qi =
+			quirks_flag_info(v->quirks[i].flag);
+		char letter[2] = { qi ? qi->letter : 0, 0 };
+		bool param = v->quirks[i].source == UAS_QUIRK_PARAM ||
+			     v->quirks[i].source == UAS_QUIRK_CMDLINE;
+
+		q = json_object_new_object();
+		json_object_object_add(q, "flag", json_object_new_string(
+					       qi ? qi->name : "?"));
+		json_object_object_add(q, "letter",
+				       uas_probe_str_or_null(letter));
+		json_object_object_add(q, "source", json_object_new_string(
+			uas_quirk_source_name(v->quirks[i].source)));
+		json_object_object_add(q, "entry", param ?
+			uas_probe_str_or_null(f->param_entry) : NULL);
+		json_object_object_add(q, "effect", uas_probe_str_or_null(
+					       qi ? qi->effect : NULL));
+		json_object_array_add(arr, q);
+	}
+	json_object_object_add(o, "quirks", arr);
+
+	h = json_object_new_object();
+	json_object_object_add(h, "bus", json_object_new_int(
+				       (int)p->sys.hcd.busnum));
+	json_object_object_add(h, "device",
+			       uas_probe_str_or_null(p->sys.hcd.name));
+	json_object_object_add(h, "driver",
+			       uas_probe_str_or_null(p->sys.hcd.driver));
+	if (p->sys.hcd.is_pci) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "%04x:%04x", p->sys.hcd.pci_vendor,
+			 p->sys.hcd.pci_device);
+		json_object_object_add(h, "pci_id", json_object_new_string(id));
+	} else {
+		json_object_object_add(h, "pci_id", NULL);
+	}
+	json_object_object_add(h, "chip", uas_probe_str_or_null(p->hcd_chip));
+	json_object_object_add(h, "chip_source",
+			       uas_probe_str_or_null(p->hcd_chip_source));
+	json_object_object_add(h, "sg", uas_probe_tristate(f->hcd_sg));
+	json_object_object_add(h, "sg_evidence",
+			       uas_probe_str_or_null(p->hcd_sg_evidence));
+	json_object_object_add(h, "streams",
+			       uas_probe_tristate(f->hcd_streams));
+	json_object_object_add(h, "streams_evidence",
+			       uas_probe_str_or_null(f->hcd_streams_evidence));
+	chain = json_object_new_array();
+	for (i = 0; i < p->sys.nhubs; i++)
+		json_object_array_add(chain,
+				      uas_probe_dev_json(&p->sys.hubs[i]));
+	json_object_object_add(h, "hubs", chain);
+	json_object_object_add(o, "hcd", h);
+	return o;
+}
+
+static bool uas_probe_usb_path_match(const struct devspec *s,
+				     const char *usb)
+{
+	char name[SYSFS_USB_NAME_MAX];
+
+	uas_probe_port_name(name, sizeof(name), s->bus, s->ports, s->nports);
+	return !strcmp(name, usb);
+}
+
+static int uas_probe_add(struct uas_probe_sel *sel, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sel->n; i++)
+		if (!strcmp(sel->names[i], name))
+			return 0;
+	if (sel->n == sizeof(sel->names) / sizeof(sel->names[0]))
+		return -E2BIG;
+	strcpy(sel->names[sel->n++], name);
+	return 0;
+}
+
+/**
+ * uas_probe_select() - the mass-storage interfaces @specs name
+ * @specs:  device names from the command line; all interfaces if @nspecs
+ *          is 0
+ * @nspecs: how many
+ * @sel:    the interfaces, in command-line order, without duplicates; per
+ *          spec, spec_err says whether it matched (0), named nothing that
+ *          exists (-ENOENT) or something that is not USB mass storage
+ *          (-ENODEV)
+ *
+ * Return: 0, or a negative errno if sysfs cannot be listed at all.
+ */
+int uas_probe_select(const struct devspec *specs, unsigned int nspecs,
+		     struct uas_probe_sel *sel)
+{
+	static char all[256][SYSFS_USB_NAME_MAX];
+	unsigned int nall = 0, i, j;
+	int ret;
+
+	memset(sel, 0, sizeof(*sel));
+	ret = sysfs_usb_iface_list(all, 256, &nall);
+	if (ret && ret != -ENOENT)
+		return ret;
+	if (!nspecs) {
+		for (i = 0; i < nall; i++)
+			uas_probe_add(sel, all[i]);
+		return 0;
+	}
+	for (j = 0; j < nspecs && j < 64; j++) {
+		const struct devspec *s = &specs[j];
+		char iface[SYSFS_USB_NAME_MAX];
+		bool hit = false;
+
+		if (s->kind == DEVSPEC_DISK) {
+			ret = sysfs_usb_iface_from_block(s->disk, iface,
+							 sizeof(iface));
+			if (ret) {
+				sel->spec_err[j] = ret == -ENODEV ? -ENODEV :
+						   -ENOENT;
+				continue;
+			}
+			uas_probe_add(sel, iface);
+			continue;
+		}
+		for (i = 0; i < nall; i++) {
+			char usb[SYSFS_USB_NAME_MAX], rel[128], v[8];
+			uint16_t vid, pid;
+
+			strcpy(usb, all[i]);
+			*strchr(usb, ':') = '\0';
+			if (s->kind == DEVSPEC_USB_PATH) {
+				if (!uas_probe_usb_path_match(s, usb))
+					continue;
+			} else {
+				snprintf(rel, sizeof(rel),
+					 "/sys/bus/usb/devices/%s/idVendor",
+					 usb);
+				if (sysfs_usb_read_text(rel, v, sizeof(v)) < 0)
+					continue;
+				vid = (uint16_t)strtoul(v, NULL, 16);
+				snprintf(rel, sizeof(rel),
+					 "/sys/bus/usb/devices/%s/idProduct",
+					 usb);
+				if (sysfs_usb_read_text(rel, v, sizeof(v)) < 0)
+					continue;
+				pid = (uint16_t)strtoul(v, NULL, 16);
+				if (vid != s->vid || pid != s->pid)
+					continue;
+			}
+			uas_probe_add(sel, all[i]);
+			hit = true;
+		}
+		if (!hit) {
+			if (s->kind == DEVSPEC_USB_PATH) {
+				char rel[128], usb[SYSFS_USB_NAME_MAX];
+
+				uas_probe_port_name(usb, sizeof(usb), s->bus,
+						    s->ports, s->nports);
+				snprintf(rel, sizeof(rel),
+					 "/sys/bus/usb/devices/%s", usb);
+				sel->spec_err[j] = sysfs_usb_exists(rel) ?
+						   -ENODEV : -ENOENT;
+			} else {
+				sel->spec_err[j] = -ENOENT;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * uas_verdicts_json() - the verdict of every USB mass-storage interface,
+ * for "usbtrail record" to store
+ * @err: if not NULL, set to 0 or the negative errno that stopped the scan
+ *
+ * Interfaces that vanish while being read are left out.
+ *
+ * Return: a new JSON array the caller owns, or NULL on error.
+ */
+json_object *uas_verdicts_json(int *err)
+{
+	struct uas_probe_sel *sel;
+	json_object *arr;
+	unsigned int i;
+	int ret;
+
+	sel = calloc(1, sizeof(*sel));
+	if (!sel) {
+		if (err)
+			*err = -ENOMEM;
+		return NULL;
+	}
+	ret = uas_probe_select(NULL, 0, sel);
+	if (ret) {
+		free(sel);
+		if (err)
+			*err = ret;
+		return NULL;
+	}
+	arr = json_object_new_array();
+	for (i = 0; i < sel->n; i++) {
+		struct uas_probe *p = calloc(1, sizeof(*p));
+
+		if (p && !uas_probe_iface(sel->names[i], p)) {
+			json_object_array_add(arr, uas_probe_to_json(p));
+			uas_probe_free(p);
+		}
+		free(p);
+	}
+	free(sel);
+	if (err)
+		*err = 0;
+	return arr;
+}
