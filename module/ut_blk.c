@@ -46,7 +46,7 @@ static void ut_blk_fill(struct usbtrail_rec_blk *b, struct request *rq)
 	b->devt = new_encode_dev(disk_devt(gd));
 	strscpy(b->disk, gd->disk_name, sizeof(b->disk));
 	b->sector = blk_rq_pos(rq);
-	b->op = req_op(rq);
+	b->op = (__force u32)req_op(rq);
 }
 
 static void ut_blk_issue(void *data, struct request *rq)

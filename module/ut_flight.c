@@ -47,9 +47,9 @@ void ut_flight_put(const struct usbtrail_record *rec)
 	struct ut_flight_slot *s = &ut_flight[idx & (ut_flight_size - 1)];
 
 	WRITE_ONCE(s->idx1, 0);
-	smp_wmb();
+	smp_wmb();	/* slot marked busy before the record changes */
 	s->rec = *rec;
-	smp_wmb();
+	smp_wmb();	/* record complete before the slot says whose it is */
 	WRITE_ONCE(s->idx1, idx + 1);
 }
 
@@ -60,9 +60,9 @@ static bool ut_flight_get(u64 idx, struct usbtrail_record *rec)
 
 	if (READ_ONCE(s->idx1) != idx + 1)
 		return false;
-	smp_rmb();
+	smp_rmb();	/* pairs with the second smp_wmb() in ut_flight_put() */
 	*rec = s->rec;
-	smp_rmb();
+	smp_rmb();	/* pairs with the first: was it rewritten meanwhile? */
 	return READ_ONCE(s->idx1) == idx + 1;
 }
 

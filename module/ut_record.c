@@ -80,7 +80,7 @@ void ut_emit(struct usbtrail_record *rec)
 	 * Pairs with the barrier in ut_stream_set_reader(): either the
 	 * reader sees this record, or we see it waiting and wake it.
 	 */
-	smp_mb();
+	smp_mb();	/* commit before the reader check */
 	if (READ_ONCE(ut_reader_open))
 		ut_dev_wake();
 }
@@ -88,7 +88,7 @@ void ut_emit(struct usbtrail_record *rec)
 void ut_stream_set_reader(bool open)
 {
 	WRITE_ONCE(ut_reader_open, open);
-	smp_mb();
+	smp_mb();	/* pairs with the smp_mb() in ut_emit() */
 }
 
 bool ut_stream_empty(void)

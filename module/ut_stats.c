@@ -180,7 +180,7 @@ static struct ut_disk_stat *ut_disk_get(u32 devt, const char *name)
 		d = &ut_disks[i];
 		if (!READ_ONCE(d->used))
 			break;
-		smp_rmb();
+		smp_rmb();	/* pairs with the smp_wmb() at insertion */
 		if (d->devt == devt)
 			return d;
 	}
@@ -199,7 +199,7 @@ static struct ut_disk_stat *ut_disk_get(u32 devt, const char *name)
 	if (free) {
 		free->devt = devt;
 		memcpy(free->disk, name, sizeof(free->disk));
-		smp_wmb();
+		smp_wmb();	/* the key before `used` */
 		WRITE_ONCE(free->used, true);
 	} else {
 		atomic64_inc(&ut_disks_full);
@@ -254,9 +254,9 @@ void ut_stats_blk(const struct usbtrail_record *rec)
 	atomic64_inc(&d->blk_reqs);
 	if (rec->u.blk.error)
 		atomic64_inc(&d->blk_errors);
-	else if (rec->u.blk.op == REQ_OP_READ)
+	else if (rec->u.blk.op == (__force u32)REQ_OP_READ)
 		atomic64_add(rec->u.blk.bytes, &d->blk_read_bytes);
-	else if (rec->u.blk.op == REQ_OP_WRITE)
+	else if (rec->u.blk.op == (__force u32)REQ_OP_WRITE)
 		atomic64_add(rec->u.blk.bytes, &d->blk_write_bytes);
 }
 
@@ -267,7 +267,7 @@ static int ut_stats_usb_show(struct seq_file *m, void *v)
 	for (i = 0; i < UT_EPS && READ_ONCE(ut_eps[i].used); i++) {
 		struct ut_ep_stat *e = &ut_eps[i];
 
-		smp_rmb();
+		smp_rmb();	/* the key was written before `used` */
 		seq_printf(m, "bus=%u dev=%u ep=0x%02x slot=%u dci=%u gone=%d urbs=%lld bytes=%lld unlinked=%lld",
 			   e->busnum, e->devnum, e->epaddr, e->slot, e->dci,
 			   e->gone, atomic64_read(&e->urbs),
@@ -292,7 +292,7 @@ static int ut_stats_disks_show(struct seq_file *m, void *v)
 	for (i = 0; i < UT_DISKS && READ_ONCE(ut_disks[i].used); i++) {
 		struct ut_disk_stat *d = &ut_disks[i];
 
-		smp_rmb();
+		smp_rmb();	/* the key was written before `used` */
 		seq_printf(m, "disk=%.8s dev=%u:%u cmds=%lld errors=%lld timeouts=%lld aborts=%lld device_resets=%lld bus_resets=%lld blk_reqs=%lld read_bytes=%lld write_bytes=%lld blk_errors=%lld",
 			   d->disk, MAJOR(new_decode_dev(d->devt)),
 			   MINOR(new_decode_dev(d->devt)),

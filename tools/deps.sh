@@ -22,7 +22,7 @@ build_pkgs="build-essential pkg-config libusb-1.0-0-dev libsystemd-dev
 	libevdev-dev libtracefs-dev libtraceevent-dev liburing-dev
 	libjson-c-dev"
 test_pkgs="libcmocka-dev python3 qemu-system-x86 qemu-utils busybox-static
-	cpio xz-utils kmod sparse file procps"
+	cpio xz-utils kmod sparse file procps dkms linux-source-6.1"
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 
@@ -90,6 +90,18 @@ apt_install $(missing $build_pkgs)
 [ "$what" = "--build" ] && exit 0
 # shellcheck disable=SC2086
 apt_install $(missing $test_pkgs)
+
+# checkpatch.pl and its data files, from Debian's kernel source tarball
+# (the headers packages do not ship it)
+cp_dir=/var/cache/usbtrail/checkpatch
+if [ ! -f "$cp_dir/scripts/checkpatch.pl" ]; then
+	mkdir -p "$cp_dir"
+	tar -C "$cp_dir" --strip-components=1 -xJf \
+		/usr/src/linux-source-6.1.tar.xz --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch' ||
+		die "cannot extract checkpatch.pl from linux-source-6.1"
+fi
 
 grep -v '^#' "$here/kernels.conf" | while read -r name abi suite; do
 	[ -n "$name" ] || continue

@@ -99,9 +99,11 @@ struct usbtrail_rec_urb {
 	__u8 eptype;			/* USB_ENDPOINT_XFER_* */
 	__u8 slot;			/* xHCI slot id, 0 if none */
 	__u8 pad0;
-	__s32 status;			/* urb->unlinked: 0, or -errno if
-					 * cancelled (the outcome of a
-					 * transfer is the xHCI event's cc) */
+	/*
+	 * urb->unlinked: 0, or -errno if cancelled; the outcome of a
+	 * transfer is the completion code of its xHCI transfer event
+	 */
+	__s32 status;
 	__u32 length;			/* transfer_buffer_length */
 	__u32 actual;			/* actual_length */
 	__u32 stream;			/* UAS bulk stream id, 0 if none */

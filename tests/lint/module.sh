@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# usbtrail.ko's static checks, as TAP: checkpatch.pl clean, sparse clean
+# and DKMS builds for every kernel of tools/kernels.conf.  Builds happen in
+# temporary copies of the tree: the work tree is not touched.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+checkpatch=/var/cache/usbtrail/checkpatch/scripts/checkpatch.pl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+result() {	# OK NAME [LOG]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		[ -n "${3:-}" ] && sed 's/^/# /' "$3" | head -n 30
+		failed=1
+	fi
+}
+
+# ut_compat.h is where the version tests belong (docs/module.md): the
+# LINUX_VERSION_CODE warnings are what it is for.
+for f in "$top"/module/*.c "$top"/module/*.h "$top"/module/uapi/linux/*.h; do
+	case "$f" in *.mod.c) continue ;; esac
+	ignore=
+	[ "$(basename "$f")" = ut_compat.h ] &&
+		ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON"
+	# shellcheck disable=SC2086
+	perl "$checkpatch" --no-tree -f --terse --show-types $ignore "$f" \
+		>"$tmp/cp.log" 2>&1
+	rc=$?
+	# --terse prints nothing for a clean file, one line per problem else
+	[ $rc = 0 ] && [ ! -s "$tmp/cp.log" ]
+	result $? "checkpatch $(basename "$f")" "$tmp/cp.log"
+done
+
+grep -v '^#' "$top/tools/kernels.conf" | while read -r name abi suite; do
+	[ -n "$name" ] && [ "$name" != default ] && echo "$abi"
+done >"$tmp/abis"
+while read -r abi; do
+	src=$tmp/sparse-$abi
+	mkdir -p "$src"
+	cp -r "$top/Kbuild" "$top/module" "$src/"
+	make -C "/usr/src/linux-headers-$abi" M="$src" C=2 modules \
+		>"$tmp/sparse.log" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -E '(warning|error):' "$tmp/sparse.log" \
+		>"$tmp/sparse-warn.log"; then
+		rc=1
+	fi
+	result $rc "sparse and build for $abi" "$tmp/sparse.log"
+
+	dk=$tmp/dkms-$abi
+	mkdir -p "$dk/src/usbtrail-0.2" "$dk/tree"
+	cp -r "$top/Kbuild" "$top/Makefile" "$top/dkms.conf" "$top/module" \
+		"$top/tools" "$dk/src/usbtrail-0.2/"
+	dkms build --dkmstree "$dk/tree" --sourcetree "$dk/src" \
+		-m usbtrail -v 0.2 -k "$abi" >"$tmp/dkms.log" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && ! find "$dk/tree" -name 'usbtrail.ko*' | grep -q .; then
+		rc=1
+	fi
+	result $rc "dkms build for $abi" "$tmp/dkms.log"
+done <"$tmp/abis"
+echo "1..$n"
+exit $failed
