@@ -13,7 +13,7 @@ KDIR ?= /usr/src/linux-headers-$(KABI_DEFAULT)
 TESTBED_ABI ?= $(KABI_DEFAULT)
 
 .PHONY: all usbtrail module module-clean testbed-build deps check check-unit \
-	check-fast demo clean
+	check-fast demo bench-module clean
 
 all: usbtrail
 
@@ -54,6 +54,10 @@ check-fast:
 
 demo: deps
 	tools/demo
+
+# usbtrail.ko's overhead in the test bed (docs/performance.md)
+bench-module: deps
+	tools/bench/module-overhead
 
 clean: module-clean
 	$(MAKE) -C userspace clean

@@ -9,8 +9,10 @@
  * consumed.  USBTRAIL_IOC_INFO returns struct usbtrail_info; any other
  * ioctl gets -ENOTTY.  Root only (mode 0600, and CAP_SYS_ADMIN).
  *
- * Writers never wait for the reader: ut_emit() queues an irq_work that
- * wakes it, so it can be called where wake_up() could not.
+ * Writers never wait for the reader: every 64 records ut_emit() queues
+ * an irq_work that wakes it (so it can be called where wake_up() could
+ * not), and while the device is open a timer wakes it every 100 ms if
+ * records are waiting: a record reaches the reader within 100 ms.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,9 +23,11 @@
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
+#include <linux/slab.h>
 #include <linux/time.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "ut.h"
 
@@ -42,6 +46,19 @@ void ut_dev_wake(void)
 	irq_work_queue(&ut_dev_wake_work);
 }
 
+#define UT_DEV_TICK	(HZ / 10)
+
+static void ut_dev_tick_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ut_dev_tick, ut_dev_tick_fn);
+
+static void ut_dev_tick_fn(struct work_struct *work)
+{
+	if (!ut_stream_empty())
+		wake_up_interruptible(&ut_dev_wq);
+	if (atomic_read(&ut_dev_open_count))
+		schedule_delayed_work(&ut_dev_tick, UT_DEV_TICK);
+}
+
 static int ut_dev_open(struct inode *inode, struct file *file)
 {
 	if (!capable(CAP_SYS_ADMIN))
@@ -49,6 +66,7 @@ static int ut_dev_open(struct inode *inode, struct file *file)
 	if (atomic_cmpxchg(&ut_dev_open_count, 0, 1) != 0)
 		return -EBUSY;
 	ut_stream_set_reader(true);
+	schedule_delayed_work(&ut_dev_tick, UT_DEV_TICK);
 	return nonseekable_open(inode, file);
 }
 
@@ -56,38 +74,55 @@ static int ut_dev_release(struct inode *inode, struct file *file)
 {
 	ut_stream_set_reader(false);
 	atomic_set(&ut_dev_open_count, 0);
+	cancel_delayed_work_sync(&ut_dev_tick);
 	return 0;
 }
+
+/* records moved per lock hold and copy_to_user() */
+#define UT_DEV_BATCH	64
 
 static ssize_t ut_dev_read(struct file *file, char __user *buf, size_t len,
 			   loff_t *ppos)
 {
-	struct usbtrail_record rec;
-	size_t done = 0;
-	int ret;
+	struct usbtrail_record *recs;
+	size_t done = 0, want;
+	unsigned int got;
+	ssize_t ret = 0;
 
-	if (len < sizeof(rec))
+	if (len < sizeof(*recs))
 		return -EINVAL;
-	while (done + sizeof(rec) <= len) {
-		if (!ut_stream_read(&rec)) {
+	recs = kmalloc_array(UT_DEV_BATCH, sizeof(*recs), GFP_KERNEL);
+	if (!recs)
+		return -ENOMEM;
+	while (done + sizeof(*recs) <= len) {
+		want = min_t(size_t, (len - done) / sizeof(*recs),
+			     UT_DEV_BATCH);
+		got = ut_stream_read(recs, want);
+		if (!got) {
 			if (done)
 				break;
-			if (file->f_flags & O_NONBLOCK)
-				return -EAGAIN;
-			/* the timeout bounds a missed wakeup's cost */
-			ret = wait_event_interruptible_timeout(ut_dev_wq,
-					!ut_stream_empty(), HZ / 10);
+			if (file->f_flags & O_NONBLOCK) {
+				ret = -EAGAIN;
+				break;
+			}
+			ret = wait_event_interruptible(ut_dev_wq,
+						       !ut_stream_empty());
 			if (ret < 0)
-				return ret;
+				break;
 			continue;
 		}
-		if (copy_to_user(buf + done, &rec, sizeof(rec)))
-			return done ? done : -EFAULT;
-		done += sizeof(rec);
-		if (fatal_signal_pending(current))
+		if (copy_to_user(buf + done, recs, got * sizeof(*recs))) {
+			/* consumed, not delivered: the next read says so */
+			ut_stream_drop(got);
+			ret = -EFAULT;
+			break;
+		}
+		done += got * sizeof(*recs);
+		if (got < want || fatal_signal_pending(current))
 			break;
 	}
-	return done;
+	kfree(recs);
+	return done ? done : ret;
 }
 
 static __poll_t ut_dev_poll(struct file *file, poll_table *wait)

@@ -32,11 +32,17 @@ static_assert(sizeof(struct usbtrail_info) == 48);
 static struct trace_buffer *ut_stream;
 static unsigned long ut_stream_bytes;
 static atomic_t ut_seq = ATOMIC_INIT(0);
-static atomic64_t ut_records = ATOMIC64_INIT(0);
 static atomic64_t ut_lost = ATOMIC64_INIT(0);
 /* lost count already reported in band; only the reader touches it */
 static u64 ut_lost_reported;
 static bool ut_reader_open;
+/*
+ * Waking the reader for every record would cost a context switch per
+ * event; it is woken every UT_WAKE_BATCH records, and by ut_dev.c's
+ * timer for the ones that come slower.
+ */
+#define UT_WAKE_BATCH	64
+static atomic_t ut_unwoken = ATOMIC_INIT(0);
 /* serialises readers of the ring buffer (one open file, but be sure) */
 static DEFINE_MUTEX(ut_read_lock);
 
@@ -64,7 +70,6 @@ void ut_emit(struct usbtrail_record *rec)
 	rec->ts_ns = ktime_get_boot_fast_ns();
 	rec->seq = atomic_inc_return(&ut_seq);
 	rec->cpu = raw_smp_processor_id();
-	atomic64_inc(&ut_records);
 
 	ut_flight_put(rec);
 
@@ -77,18 +82,18 @@ void ut_emit(struct usbtrail_record *rec)
 	ut_rb_commit(ut_stream, ev);
 
 	/*
-	 * Pairs with the barrier in ut_stream_set_reader(): either the
-	 * reader sees this record, or we see it waiting and wake it.
+	 * No barrier here: a reader that misses this wakeup is woken by
+	 * ut_dev.c's 100 ms timer, which bounds the delay; a full barrier
+	 * per record would cost more than it saves.
 	 */
-	smp_mb();	/* commit before the reader check */
-	if (READ_ONCE(ut_reader_open))
+	if (READ_ONCE(ut_reader_open) &&
+	    atomic_inc_return(&ut_unwoken) % UT_WAKE_BATCH == 0)
 		ut_dev_wake();
 }
 
 void ut_stream_set_reader(bool open)
 {
 	WRITE_ONCE(ut_reader_open, open);
-	smp_mb();	/* pairs with the smp_mb() in ut_emit() */
 }
 
 bool ut_stream_empty(void)
@@ -103,17 +108,13 @@ bool ut_stream_empty(void)
 	return true;
 }
 
-/*
- * The oldest record of all CPUs into *rec.  Returns 1, or 0 when the
- * stream is empty.  Process context only; takes ut_read_lock.
- */
-int ut_stream_read(struct usbtrail_record *rec)
+/* The oldest record of all CPUs into *rec; false when there is none. */
+static bool ut_stream_read_one(struct usbtrail_record *rec)
 {
 	struct ring_buffer_event *ev;
 	u64 ts, best_ts = U64_MAX, lost;
-	int cpu, best = -1, ret = 0;
+	int cpu, best = -1;
 
-	mutex_lock(&ut_read_lock);
 	lost = atomic64_read(&ut_lost);
 	if (lost != ut_lost_reported) {
 		memset(rec, 0, sizeof(*rec));
@@ -123,8 +124,7 @@ int ut_stream_read(struct usbtrail_record *rec)
 		rec->u.lost.count = lost - ut_lost_reported;
 		rec->u.lost.total = lost;
 		ut_lost_reported = lost;
-		ret = 1;
-		goto out;
+		return true;
 	}
 	for_each_online_cpu(cpu) {
 		ev = ring_buffer_peek(ut_stream, cpu, &ts, NULL);
@@ -134,15 +134,33 @@ int ut_stream_read(struct usbtrail_record *rec)
 		}
 	}
 	if (best < 0)
-		goto out;
+		return false;
 	ev = ring_buffer_consume(ut_stream, best, NULL, NULL);
-	if (ev) {
-		memcpy(rec, ring_buffer_event_data(ev), sizeof(*rec));
-		ret = 1;
-	}
-out:
+	if (!ev)
+		return false;
+	memcpy(rec, ring_buffer_event_data(ev), sizeof(*rec));
+	return true;
+}
+
+/*
+ * Up to n records, oldest first, into recs[].  Returns how many (0 when
+ * the stream is empty).  Process context only; takes ut_read_lock.
+ */
+unsigned int ut_stream_read(struct usbtrail_record *recs, unsigned int n)
+{
+	unsigned int got = 0;
+
+	mutex_lock(&ut_read_lock);
+	while (got < n && ut_stream_read_one(&recs[got]))
+		got++;
 	mutex_unlock(&ut_read_lock);
-	return ret;
+	return got;
+}
+
+/* Records consumed but not delivered (the reader's buffer faulted). */
+void ut_stream_drop(unsigned int n)
+{
+	atomic64_add(n, &ut_lost);
 }
 
 u64 ut_stream_lost(void)
@@ -150,9 +168,10 @@ u64 ut_stream_lost(void)
 	return atomic64_read(&ut_lost);
 }
 
+/* Records produced since load (the sequence number wraps at 2^32). */
 u64 ut_stream_records(void)
 {
-	return atomic64_read(&ut_records);
+	return (u32)atomic_read(&ut_seq);
 }
 
 unsigned long ut_stream_size(void)

@@ -204,7 +204,7 @@ struct usbtrail_info {
 	__u32 clock_id;			/* CLOCK_BOOTTIME (7) */
 	__u32 flight_records;		/* flight recorder capacity */
 	__u64 records;			/* records produced since load */
-	__u64 lost;			/* records the stream dropped (full) */
+	__u64 lost;			/* dropped: buffer full, read faulted */
 	__u64 stream_bytes;		/* stream buffer size, all CPUs */
 	__u32 sources;			/* USBTRAIL_SRC_* attached now */
 	__u32 pad;
