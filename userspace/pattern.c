@@ -20,10 +20,15 @@
 
 #include "pattern.h"
 
-/* 32-byte vectors: the compiler uses AVX2 when built for it, else SSE2. */
-typedef uint64_t pattern_vec __attribute__((vector_size(32)));
+/*
+ * The loops are written once, over a vector type, and built twice: with
+ * 16-byte vectors (SSE2, every x86-64) and with 32-byte vectors for AVX2,
+ * picked at run time (libusb's habit: detect, do not guess at compile
+ * time).  Two vectors a step, two accumulators: no step waits for the last.
+ */
+typedef uint64_t pattern_v2 __attribute__((vector_size(16)));
+typedef uint64_t pattern_v4 __attribute__((vector_size(32)));
 
-#define PATTERN_VEC_WORDS	4u
 #define PATTERN_GOLDEN		0x9e3779b97f4a7c15ull
 
 /* splitmix64's finaliser: a bijection, so distinct inputs stay distinct. */
@@ -37,10 +42,23 @@ uint64_t pattern_mix64(uint64_t x)
 	return x;
 }
 
-static uint64_t pattern_key(const struct pattern_run *run, uint64_t offset)
+/*
+ * What the header words other than offset and check word hash to: one
+ * pattern_mix64() per sector is then enough for its check word, which is
+ * also the key its fill is XORed with.
+ */
+static uint64_t pattern_seed(uint64_t run_id, uint64_t gen_word,
+			     uint64_t run_size, uint64_t start_time)
 {
-	return pattern_mix64(offset ^ pattern_mix64(run->run_id ^
-		((uint64_t)run->generation * PATTERN_GOLDEN)));
+	return pattern_mix64(PATTERN_MAGIC ^ pattern_mix64(run_id ^
+		pattern_mix64(gen_word ^ pattern_mix64(run_size ^
+		pattern_mix64(start_time)))));
+}
+
+static uint64_t pattern_gen_word(uint32_t generation, unsigned int shift)
+{
+	return generation | ((uint64_t)shift << 32) |
+	       ((uint64_t)PATTERN_VERSION << 40);
 }
 
 /* Host order to and from the little-endian words on the medium. */
@@ -82,6 +100,9 @@ int pattern_run_init(struct pattern_run *run, uint64_t run_id,
 	run->sector_shift = (unsigned int)__builtin_ctz(sector_size);
 	run->run_size = run_size;
 	run->start_time = start_time;
+	run->seed = pattern_seed(run_id, pattern_gen_word(generation,
+							  run->sector_shift),
+				 run_size, start_time);
 
 	s = pattern_mix64(run_id) ^ ((uint64_t)generation << 32) ^ generation;
 	for (i = 0; i < PATTERN_TABLE_WORDS; i++) {
@@ -91,21 +112,19 @@ int pattern_run_init(struct pattern_run *run, uint64_t run_id,
 	return 0;
 }
 
-static void pattern_header_make(const struct pattern_run *run,
-				uint64_t offset, uint64_t *hdr)
+/* The header of the sector at @offset, as little-endian words. */
+static inline void pattern_header_make(const struct pattern_run *run,
+				       uint64_t offset, uint64_t *hdr)
 {
-	hdr[PATTERN_W_MAGIC] = PATTERN_MAGIC;
-	hdr[PATTERN_W_OFFSET] = offset;
-	hdr[PATTERN_W_RUN_ID] = run->run_id;
-	hdr[PATTERN_W_GEN] = run->generation |
-			     ((uint64_t)run->sector_shift << 32) |
-			     ((uint64_t)PATTERN_VERSION << 40);
-	hdr[PATTERN_W_RUN_SIZE] = run->run_size;
-	hdr[PATTERN_W_START] = run->start_time;
+	hdr[PATTERN_W_MAGIC] = pattern_le64(PATTERN_MAGIC);
+	hdr[PATTERN_W_OFFSET] = pattern_le64(offset);
+	hdr[PATTERN_W_RUN_ID] = pattern_le64(run->run_id);
+	hdr[PATTERN_W_GEN] = pattern_le64(pattern_gen_word(run->generation,
+							   run->sector_shift));
+	hdr[PATTERN_W_RUN_SIZE] = pattern_le64(run->run_size);
+	hdr[PATTERN_W_START] = pattern_le64(run->start_time);
 	hdr[PATTERN_W_RESERVED] = 0;
-	hdr[PATTERN_W_CHECK] = pattern_mix64(hdr[0] ^ pattern_mix64(hdr[1] ^
-		pattern_mix64(hdr[2] ^ pattern_mix64(hdr[3] ^
-		pattern_mix64(hdr[4] ^ pattern_mix64(hdr[5]))))));
+	hdr[PATTERN_W_CHECK] = pattern_le64(pattern_mix64(offset ^ run->seed));
 }
 
 /* The part of the table sector number @sector_no uses. */
@@ -119,6 +138,114 @@ static const uint64_t *pattern_window(const struct pattern_run *run,
 			    (run->sector_size / 8);
 }
 
+#define PATTERN_FILL_BODY(vec, n)					\
+	size_t words = run->sector_size / 8;				\
+	unsigned char *p = buf;						\
+	size_t done, i;							\
+									\
+	for (done = 0; done < len; done += run->sector_size,		\
+	     offset += run->sector_size) {				\
+		uint64_t hdr[PATTERN_HDR_WORDS];			\
+		const uint64_t *tab = pattern_window(run, offset);	\
+		unsigned char *s = p + done;				\
+		vec kv, v0, v1;						\
+									\
+		pattern_header_make(run, offset, hdr);			\
+		memcpy(s, hdr, sizeof(hdr));				\
+		for (i = 0; i < n; i++)					\
+			kv[i] = hdr[PATTERN_W_CHECK];			\
+		for (i = PATTERN_HDR_WORDS; i < words; i += 2 * n) {	\
+			memcpy(&v0, tab + i, sizeof(v0));		\
+			memcpy(&v1, tab + i + n, sizeof(v1));		\
+			v0 ^= kv;					\
+			v1 ^= kv;					\
+			memcpy(s + i * 8, &v0, sizeof(v0));		\
+			memcpy(s + (i + n) * 8, &v1, sizeof(v1));	\
+		}							\
+	}
+
+#define PATTERN_CHECK_BODY(vec, n)					\
+	size_t words = run->sector_size / 8;				\
+	const unsigned char *p = buf;					\
+	vec acc0, acc1;							\
+	uint64_t all = 0;						\
+	size_t done, i;							\
+									\
+	memset(&acc0, 0, sizeof(acc0));					\
+	memset(&acc1, 0, sizeof(acc1));					\
+	for (done = 0; done < len; done += run->sector_size,		\
+	     offset += run->sector_size) {				\
+		uint64_t hdr[PATTERN_HDR_WORDS], w, hacc = 0;		\
+		const uint64_t *tab = pattern_window(run, offset);	\
+		const unsigned char *s = p + done;			\
+		vec kv, v0, v1, t0, t1;					\
+									\
+		pattern_header_make(run, offset, hdr);			\
+		for (i = 0; i < PATTERN_HDR_WORDS; i++) {		\
+			memcpy(&w, s + i * 8, 8);			\
+			hacc |= w ^ hdr[i];				\
+		}							\
+		if (hacc)						\
+			return false;					\
+		for (i = 0; i < n; i++)					\
+			kv[i] = hdr[PATTERN_W_CHECK];			\
+		for (i = PATTERN_HDR_WORDS; i < words; i += 2 * n) {	\
+			memcpy(&v0, s + i * 8, sizeof(v0));		\
+			memcpy(&v1, s + (i + n) * 8, sizeof(v1));	\
+			memcpy(&t0, tab + i, sizeof(t0));		\
+			memcpy(&t1, tab + i + n, sizeof(t1));		\
+			acc0 |= v0 ^ t0 ^ kv;				\
+			acc1 |= v1 ^ t1 ^ kv;				\
+		}							\
+	}								\
+	acc0 |= acc1;							\
+	for (i = 0; i < n; i++)						\
+		all |= acc0[i];						\
+	return !all;
+
+static void pattern_fill_sse2(const struct pattern_run *run, void *buf,
+			      size_t len, uint64_t offset)
+{
+	PATTERN_FILL_BODY(pattern_v2, 2)
+}
+
+static bool pattern_check_sse2(const struct pattern_run *run,
+			       const void *buf, size_t len, uint64_t offset)
+{
+	PATTERN_CHECK_BODY(pattern_v2, 2)
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2")))
+static void pattern_fill_avx2(const struct pattern_run *run, void *buf,
+			      size_t len, uint64_t offset)
+{
+	PATTERN_FILL_BODY(pattern_v4, 4)
+}
+
+__attribute__((target("avx2")))
+static bool pattern_check_avx2(const struct pattern_run *run,
+			       const void *buf, size_t len, uint64_t offset)
+{
+	PATTERN_CHECK_BODY(pattern_v4, 4)
+}
+
+static bool pattern_have_avx2(void)
+{
+	static int have = -1;
+
+	if (have < 0) {
+		__builtin_cpu_init();
+		have = __builtin_cpu_supports("avx2") ? 1 : 0;
+	}
+	return have;
+}
+#else
+#define pattern_have_avx2()	false
+#define pattern_fill_avx2	pattern_fill_sse2
+#define pattern_check_avx2	pattern_check_sse2
+#endif
+
 /**
  * pattern_fill() - write the pattern for [@offset, @offset + @len) to @buf
  * @run:    the run
@@ -129,30 +256,10 @@ static const uint64_t *pattern_window(const struct pattern_run *run,
 void pattern_fill(const struct pattern_run *run, void *buf, size_t len,
 		  uint64_t offset)
 {
-	size_t words = run->sector_size / 8;
-	unsigned char *p = buf;
-	size_t done, i;
-
-	for (done = 0; done < len; done += run->sector_size,
-	     offset += run->sector_size) {
-		uint64_t hdr[PATTERN_HDR_WORDS];
-		const uint64_t *tab = pattern_window(run, offset);
-		uint64_t k = pattern_le64(pattern_key(run, offset));
-		pattern_vec kv = { k, k, k, k };
-		unsigned char *s = p + done;
-
-		pattern_header_make(run, offset, hdr);
-		for (i = 0; i < PATTERN_HDR_WORDS; i++)
-			hdr[i] = pattern_le64(hdr[i]);
-		memcpy(s, hdr, sizeof(hdr));
-		for (i = PATTERN_HDR_WORDS; i < words; i += PATTERN_VEC_WORDS) {
-			pattern_vec v;
-
-			memcpy(&v, tab + i, sizeof(v));
-			v ^= kv;
-			memcpy(s + i * 8, &v, sizeof(v));
-		}
-	}
+	if (pattern_have_avx2())
+		pattern_fill_avx2(run, buf, len, offset);
+	else
+		pattern_fill_sse2(run, buf, len, offset);
 }
 
 /**
@@ -180,33 +287,9 @@ bool pattern_sector_ok(const struct pattern_run *run, const void *sector,
 bool pattern_check(const struct pattern_run *run, const void *buf,
 		   size_t len, uint64_t offset)
 {
-	size_t words = run->sector_size / 8;
-	const unsigned char *p = buf;
-	pattern_vec acc = { 0, 0, 0, 0 };
-	size_t done, i;
-
-	for (done = 0; done < len; done += run->sector_size,
-	     offset += run->sector_size) {
-		uint64_t hdr[PATTERN_HDR_WORDS];
-		const uint64_t *tab = pattern_window(run, offset);
-		uint64_t k = pattern_le64(pattern_key(run, offset));
-		pattern_vec kv = { k, k, k, k };
-		const unsigned char *s = p + done;
-
-		pattern_header_make(run, offset, hdr);
-		for (i = 0; i < PATTERN_HDR_WORDS; i++)
-			hdr[i] = pattern_le64(hdr[i]);
-		if (memcmp(s, hdr, sizeof(hdr)))
-			return false;
-		for (i = PATTERN_HDR_WORDS; i < words; i += PATTERN_VEC_WORDS) {
-			pattern_vec v, t;
-
-			memcpy(&v, s + i * 8, sizeof(v));
-			memcpy(&t, tab + i, sizeof(t));
-			acc |= v ^ t ^ kv;
-		}
-	}
-	return !(acc[0] | acc[1] | acc[2] | acc[3]);
+	if (pattern_have_avx2())
+		return pattern_check_avx2(run, buf, len, offset);
+	return pattern_check_sse2(run, buf, len, offset);
 }
 
 /**
@@ -224,9 +307,9 @@ bool pattern_check(const struct pattern_run *run, const void *buf,
 int pattern_header_decode(const void *sector, size_t sector_size,
 			  struct pattern_header *out)
 {
-	uint64_t hdr[PATTERN_HDR_WORDS], want[PATTERN_HDR_WORDS];
-	struct pattern_run probe;
+	uint64_t hdr[PATTERN_HDR_WORDS];
 	unsigned int shift;
+	uint64_t seed;
 	size_t i;
 
 	if (sector_size < PATTERN_HDR_BYTES)
@@ -235,27 +318,22 @@ int pattern_header_decode(const void *sector, size_t sector_size,
 	for (i = 0; i < PATTERN_HDR_WORDS; i++)
 		hdr[i] = pattern_le64(hdr[i]);
 	if (hdr[PATTERN_W_MAGIC] != PATTERN_MAGIC ||
-	    ((hdr[PATTERN_W_GEN] >> 40) & 0xff) != PATTERN_VERSION)
+	    ((hdr[PATTERN_W_GEN] >> 40) & 0xffffff) != PATTERN_VERSION ||
+	    hdr[PATTERN_W_RESERVED])
 		return -EINVAL;
 	shift = (unsigned int)((hdr[PATTERN_W_GEN] >> 32) & 0xff);
 	if (shift >= 32 || (1ull << shift) != sector_size)
 		return -EINVAL;
-
-	/* Only the fields pattern_header_make() reads. */
-	probe.run_id = hdr[PATTERN_W_RUN_ID];
-	probe.generation = (uint32_t)hdr[PATTERN_W_GEN];
-	probe.sector_shift = shift;
-	probe.run_size = hdr[PATTERN_W_RUN_SIZE];
-	probe.start_time = hdr[PATTERN_W_START];
-	pattern_header_make(&probe, hdr[PATTERN_W_OFFSET], want);
-	if (memcmp(hdr, want, sizeof(hdr)))
+	seed = pattern_seed(hdr[PATTERN_W_RUN_ID], hdr[PATTERN_W_GEN],
+			    hdr[PATTERN_W_RUN_SIZE], hdr[PATTERN_W_START]);
+	if (hdr[PATTERN_W_CHECK] != pattern_mix64(hdr[PATTERN_W_OFFSET] ^ seed))
 		return -EINVAL;
 
 	out->offset = hdr[PATTERN_W_OFFSET];
-	out->run_id = probe.run_id;
-	out->generation = probe.generation;
+	out->run_id = hdr[PATTERN_W_RUN_ID];
+	out->generation = (uint32_t)hdr[PATTERN_W_GEN];
 	out->sector_size = (uint32_t)sector_size;
-	out->run_size = probe.run_size;
-	out->start_time = probe.start_time;
+	out->run_size = hdr[PATTERN_W_RUN_SIZE];
+	out->start_time = hdr[PATTERN_W_START];
 	return 0;
 }

@@ -36,7 +36,8 @@ enum pattern_hdr_word {
 	PATTERN_W_RUN_SIZE,
 	PATTERN_W_START,	/* run start, Unix seconds */
 	PATTERN_W_RESERVED,	/* 0 */
-	PATTERN_W_CHECK,	/* pattern_mix64() of the words above */
+	PATTERN_W_CHECK,	/* mix64(offset ^ hash of the others); also
+				 * the key the fill is XORed with */
 };
 
 /*
@@ -50,7 +51,8 @@ struct pattern_run {
 	unsigned int sector_shift;
 	uint64_t run_size;
 	uint64_t start_time;
-	uint64_t table[PATTERN_TABLE_WORDS];
+	uint64_t seed;			/* hash of the header's fixed words */
+	uint64_t table[PATTERN_TABLE_WORDS];	/* little-endian */
 };
 
 /* The identity a header claims, decoded by pattern_header_decode(). */
