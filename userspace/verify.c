@@ -21,6 +21,7 @@
  *
  * Pure: memory in, structs out.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "verify.h"
@@ -233,4 +234,41 @@ uint64_t verify_report_bad(const struct verify_report *rep)
 	for (c = VERIFY_OK + 1; c < VERIFY_NR_CLASSES; c++)
 		n += rep->sectors[c];
 	return n;
+}
+
+static int verify_range_cmp(const void *a, const void *b)
+{
+	const struct verify_range *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/**
+ * verify_report_finish() - sort the ranges by offset and merge neighbours
+ * @rep: the report
+ *
+ * Reads complete out of order at a queue depth above 1, so a bad stretch
+ * spanning two blocks arrives as two ranges, possibly far apart in the
+ * list.  Call once, after the last verify_report_add().
+ */
+void verify_report_finish(struct verify_report *rep)
+{
+	size_t i, o = 0;
+
+	if (!rep->nranges)
+		return;
+	qsort(rep->ranges, rep->nranges, sizeof(rep->ranges[0]),
+	      verify_range_cmp);
+	for (i = 1; i < rep->nranges; i++) {
+		struct verify_range *last = &rep->ranges[o];
+
+		if (last->end == rep->ranges[i].start &&
+		    last->cls == rep->ranges[i].cls) {
+			last->end = rep->ranges[i].end;
+			last->bits += rep->ranges[i].bits;
+		} else {
+			rep->ranges[++o] = rep->ranges[i];
+		}
+	}
+	rep->nranges = o + 1;
 }

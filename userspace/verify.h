@@ -70,5 +70,6 @@ uint64_t verify_buffer(const struct pattern_run *run,
 		       struct pattern_run *scratch, const void *buf,
 		       size_t len, uint64_t offset, struct verify_report *rep);
 uint64_t verify_report_bad(const struct verify_report *rep);
+void verify_report_finish(struct verify_report *rep);
 
 #endif /* USBTRAIL_VERIFY_H */

@@ -331,6 +331,31 @@ static void test_verify_ranges_overflow(void **state)
 	free(rep);
 }
 
+/* Ranges that arrive out of order (QD > 1) are sorted and merged. */
+static void test_verify_report_finish(void **state)
+{
+	struct verify_report *rep = malloc(sizeof(*rep));
+	struct verify_sector z = { .cls = VERIFY_ZEROED };
+	struct verify_sector g = { .cls = VERIFY_GARBAGE };
+
+	(void)state;
+	assert_non_null(rep);
+	verify_report_init(rep);
+	verify_report_add(rep, 4096, 512, &z);
+	verify_report_add(rep, 1024, 512, &g);
+	verify_report_add(rep, 3584, 512, &z);
+	verify_report_add(rep, 512, 512, &g);
+	verify_report_finish(rep);
+	assert_int_equal(rep->nranges, 2);
+	assert_true(rep->ranges[0].start == 512);
+	assert_true(rep->ranges[0].end == 1536);
+	assert_int_equal(rep->ranges[0].cls, VERIFY_GARBAGE);
+	assert_true(rep->ranges[1].start == 3584);
+	assert_true(rep->ranges[1].end == 4608);
+	assert_int_equal(rep->ranges[1].cls, VERIFY_ZEROED);
+	free(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_verify_garbage),
 		cmocka_unit_test(test_verify_buffer_ranges),
 		cmocka_unit_test(test_verify_ranges_overflow),
+		cmocka_unit_test(test_verify_report_finish),
 	};
 
 	return cmocka_run_group_tests(tests, test_verify_setup,
