@@ -501,8 +501,9 @@ static int blkdev_open_file(const char *path, bool exists,
 	if (opts->readonly && !exists)
 		return blkdev_why(why, whylen, -ENOENT, "%s: %s", path,
 				  strerror(ENOENT));
-	/* /dev/sdx mistyped must not become a file in a RAM-backed /dev. */
-	if (!exists && !strncmp(path, "/dev/", 5))
+	/* /dev/sdx mistyped must not become a file in a RAM-backed /dev
+	 * (/dev/shm/x is fine: only names directly in /dev). */
+	if (!exists && !strncmp(path, "/dev/", 5) && !strchr(path + 5, '/'))
 		return blkdev_why(why, whylen, -ENOENT,
 			"%s: no such device; refusing to create a file in "
 			"/dev", path);

@@ -420,8 +420,7 @@ cmd_stress_cdm_find(const struct stress_result *res, const char *row,
 	size_t i;
 
 	for (i = 0; i < res->nphases; i++)
-		if (!strncmp(res->phases[i].ph.label, row, strlen(row)) &&
-		    res->phases[i].ph.label[strlen(row)] == ' ' &&
+		if (!strcmp(res->phases[i].ph.label, row) &&
 		    res->phases[i].ph.write == write)
 			return &res->phases[i];
 	return NULL;
@@ -709,8 +708,13 @@ static int cmd_stress_write_log(const char *path,
 		char name[32];
 		size_t k;
 
-		snprintf(name, sizeof(name), "%s",
-			 res->phases[iv->phase].ph.name);
+		if (res->phases[iv->phase].ph.cycle)
+			snprintf(name, sizeof(name), "%s#%u",
+				 res->phases[iv->phase].ph.name,
+				 res->phases[iv->phase].ph.cycle);
+		else
+			snprintf(name, sizeof(name), "%s",
+				 res->phases[iv->phase].ph.name);
 		for (k = 0; name[k]; k++)
 			if (name[k] == ' ')
 				name[k] = '-';
