@@ -293,6 +293,8 @@ static void blkdev_identity_get(const char *name, uint64_t size,
 	snprintf(link, sizeof(link), "%s/class/block/%s", blkdev_sysfs, name);
 	if (!realpath(link, real))
 		return;
+	if (strlen(real) < sizeof(id->syspath))
+		memcpy(id->syspath, real, strlen(real) + 1);
 	while ((slash = strrchr(real, '/')) && slash > real) {
 		*slash = '\0';
 		if (blkdev_read_attr(real, "idVendor", vid, sizeof(vid)))
@@ -322,6 +324,7 @@ static uint64_t blkdev_sysfs_size(const char *name)
  * @id:      from the target when it was opened
  * @name:    the disk's name ("sdb"), written on success
  * @namelen: size of @name
+ * @found:   its identity, syspath included, written on success
  *
  * A disk matches when its USB serial, USB ids and size all do; a disk
  * without a serial number never matches, since then any enclosure of the
@@ -331,7 +334,7 @@ static uint64_t blkdev_sysfs_size(const char *name)
  * serial number.
  */
 int blkdev_find_identity(const struct blkdev_identity *id, char *name,
-			 size_t namelen)
+			 size_t namelen, struct blkdev_identity *found)
 {
 	char dir[PATH_MAX], buf[16];
 	struct blkdev_identity cur;
@@ -359,6 +362,7 @@ int blkdev_find_identity(const struct blkdev_identity *id, char *name,
 		if (!strcmp(cur.serial, id->serial) &&
 		    !strcmp(cur.usb_id, id->usb_id) && cur.size == id->size) {
 			snprintf(name, namelen, "%s", de->d_name);
+			*found = cur;
 			closedir(d);
 			return 0;
 		}

@@ -21,6 +21,8 @@ struct blkdev_identity {
 	char serial[BLKDEV_SERIAL_MAX];	/* USB iSerial, "" if none */
 	char usb_id[16];		/* "vvvv:pppp", "" if not USB */
 	uint64_t size;			/* bytes */
+	char syspath[512];		/* this instance: sysfs path of the
+					 * disk, new on each enumeration */
 };
 
 struct blkdev_target {
@@ -51,7 +53,7 @@ void blkdev_close(struct blkdev_target *t);
 int blkdev_drop_direct(struct blkdev_target *t);
 bool blkdev_present(const struct blkdev_target *t);
 int blkdev_find_identity(const struct blkdev_identity *id, char *name,
-			 size_t namelen);
+			 size_t namelen, struct blkdev_identity *found);
 void blkdev_set_sysfs_root(const char *root);
 
 #endif /* USBTRAIL_BLKDEV_H */

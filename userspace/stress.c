@@ -41,6 +41,7 @@
 #define STRESS_MAP_REAP		64u
 #define STRESS_PROGRESS_SECS	0.2
 #define STRESS_REOPEN_SETTLE	5.0	/* present this long: no unplug */
+#define STRESS_MAX_REOPENS	10
 #define STRESS_FIND_MAX		(1u << 20)
 #define STRESS_CDM_SIZE		(1ull << 30)
 #define STRESS_SWEEP_SIZE	(256ull << 20)
@@ -580,6 +581,9 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 	uint64_t limit = ph->limit_bytes ? ph->limit_bytes : ph->region;
 
 	*write = ph->write;
+	if (l->stop_issuing || l->fsync_pending)
+		return false;
+	/* After a reopen: what failed before it, first. */
 	if (l->nretry) {
 		l->nretry--;
 		*off = l->retry[l->nretry].offset;
@@ -587,8 +591,6 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 		*write = l->retry[l->nretry].write;
 		return true;
 	}
-	if (l->stop_issuing || l->fsync_pending)
-		return false;
 	if (ph->limit_secs > 0 && stress_now() - start >= ph->limit_secs)
 		return false;
 	if (ph->mixed && l->burst_left) {
@@ -870,15 +872,17 @@ static int stress_reopen(struct stress_ctx *c, const char *phase,
 	char path[4096], name[BLKDEV_NAME_MAX], why[BLKDEV_WHY_MAX];
 	double start = stress_now(), deadline;
 	bool was_block = c->t->is_blockdev, saw_gone = false;
-	dev_t old_rdev = 0;
 	struct stat st;
 	int err;
 
 	deadline = start + (c->cfg->reopen_timeout > 0 ?
 			    c->cfg->reopen_timeout : 120);
 	snprintf(path, sizeof(path), "%s", c->t->path);
-	if (!fstat(c->t->fd, &st))
-		old_rdev = st.st_rdev;
+	if (c->res->reopens >= STRESS_MAX_REOPENS) {
+		stress_msg(c, "%u reopens already: giving up",
+			   c->res->reopens);
+		return -ENODEV;
+	}
 	stress_marker(c, phase, "wait", "serial=%s",
 		      id.serial[0] ? id.serial : "-");
 	if (was_block && id.serial[0])
@@ -900,21 +904,31 @@ static int stress_reopen(struct stress_ctx *c, const char *phase,
 			return -ENODEV;
 		}
 		if (was_block && id.serial[0]) {
-			err = blkdev_find_identity(&id, name, sizeof(name));
-			if (err) {
+			struct blkdev_identity cur;
+			bool same;
+
+			err = blkdev_find_identity(&id, name, sizeof(name),
+						   &cur);
+			same = !err && !strcmp(cur.syspath, id.syspath);
+			/*
+			 * The instance that failed is accepted only if it
+			 * never went away for STRESS_REOPEN_SETTLE: a disk
+			 * being torn down after a disconnect still shows
+			 * in sysfs for a while, and writes to it fail.
+			 * After an unplug the disk that comes back is a
+			 * new instance (new SCSI host, so a new syspath).
+			 */
+			if (err || (same && saw_gone)) {
 				saw_gone = true;
+				stress_sleep(0.2);
+				continue;
+			}
+			if (same && now - start < STRESS_REOPEN_SETTLE) {
 				stress_sleep(0.2);
 				continue;
 			}
 			snprintf(path, sizeof(path), "/dev/%s", name);
 			if (stat(path, &st)) {
-				stress_sleep(0.2);
-				continue;
-			}
-			/* Still the old disk: wait until it is gone, or
-			 * long enough to say it never went away. */
-			if (!saw_gone && st.st_rdev == old_rdev &&
-			    now - start < STRESS_REOPEN_SETTLE) {
 				stress_sleep(0.2);
 				continue;
 			}

@@ -40,3 +40,17 @@ check "mixed exit" "$rc" 0
 stress "$f" --size 8M --profile sweep --duration 1
 check "sweep exit" "$rc" 0
 grep -q '^read 8MiB ' "$out/last.out" || fail "sweep did not reach 8 MiB"
+
+# Timeline markers, to a stand-in for the kernel's trace_marker.
+: >"$work/marker"
+USBTRAIL_TRACE_MARKER=$work/marker stress "$f" --size 4M
+check "marker run exit" "$rc" 0
+cp "$work/marker" "$out/marker.txt"
+for re in '^usbtrail-stress: phase=run event=start run=[0-9a-f]{16} gen=[0-9]+ size=4194304 sector=512 target=' \
+	  '^usbtrail-stress: phase=write event=start run=[0-9a-f]{16} gen=[0-9]+ block=1048576 qd=4 size=4194304$' \
+	  '^usbtrail-stress: phase=write event=end .* bytes=4194304 secs=[0-9.]+ errors=0$' \
+	  '^usbtrail-stress: phase=read event=end ' \
+	  '^usbtrail-stress: phase=run event=end .* errors=0 bad=0$'; do
+	grep -Eq "$re" "$work/marker" || fail "no marker matching '$re'"
+done
+echo "ok: $(wc -l <"$work/marker") markers"
