@@ -375,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_verify_report_finish),
 	};
 
-	return cmocka_run_group_tests(tests, test_verify_setup,
-				      test_verify_teardown);
+	return cmocka_run_group_tests_name("verify", tests,
+					   test_verify_setup,
+					   test_verify_teardown);
 }
