@@ -112,21 +112,6 @@ int pattern_run_init(struct pattern_run *run, uint64_t run_id,
 	return 0;
 }
 
-/* The header of the sector at @offset, as little-endian words. */
-static inline void pattern_header_make(const struct pattern_run *run,
-				       uint64_t offset, uint64_t *hdr)
-{
-	hdr[PATTERN_W_MAGIC] = pattern_le64(PATTERN_MAGIC);
-	hdr[PATTERN_W_OFFSET] = pattern_le64(offset);
-	hdr[PATTERN_W_RUN_ID] = pattern_le64(run->run_id);
-	hdr[PATTERN_W_GEN] = pattern_le64(pattern_gen_word(run->generation,
-							   run->sector_shift));
-	hdr[PATTERN_W_RUN_SIZE] = pattern_le64(run->run_size);
-	hdr[PATTERN_W_START] = pattern_le64(run->start_time);
-	hdr[PATTERN_W_RESERVED] = 0;
-	hdr[PATTERN_W_CHECK] = pattern_le64(pattern_mix64(offset ^ run->seed));
-}
-
 /* The part of the table sector number @sector_no uses. */
 static const uint64_t *pattern_window(const struct pattern_run *run,
 				      uint64_t offset)
@@ -138,22 +123,53 @@ static const uint64_t *pattern_window(const struct pattern_run *run,
 			    (run->sector_size / 8);
 }
 
+/*
+ * Header words one at a time, never through an array: gcc would store the
+ * words and load them back as a vector, and such a load cannot be
+ * forwarded from several smaller stores, which stalls every sector.
+ */
+static inline uint64_t pattern_load(const unsigned char *p, unsigned int w)
+{
+	uint64_t v;
+
+	memcpy(&v, p + w * 8, 8);
+	return v;
+}
+
+static inline void pattern_store(unsigned char *p, unsigned int w,
+				 uint64_t v)
+{
+	memcpy(p + w * 8, &v, 8);
+}
+
 #define PATTERN_FILL_BODY(vec, n)					\
+	const uint64_t h_magic = pattern_le64(PATTERN_MAGIC);		\
+	const uint64_t h_run = pattern_le64(run->run_id);		\
+	const uint64_t h_gen = pattern_le64(pattern_gen_word(		\
+			run->generation, run->sector_shift));		\
+	const uint64_t h_size = pattern_le64(run->run_size);		\
+	const uint64_t h_start = pattern_le64(run->start_time);	\
 	size_t words = run->sector_size / 8;				\
 	unsigned char *p = buf;						\
 	size_t done, i;							\
 									\
 	for (done = 0; done < len; done += run->sector_size,		\
 	     offset += run->sector_size) {				\
-		uint64_t hdr[PATTERN_HDR_WORDS];			\
 		const uint64_t *tab = pattern_window(run, offset);	\
 		unsigned char *s = p + done;				\
+		uint64_t chk = pattern_le64(pattern_mix64(offset ^	\
+							  run->seed));	\
 		vec kv, v0, v1;						\
 									\
-		pattern_header_make(run, offset, hdr);			\
-		memcpy(s, hdr, sizeof(hdr));				\
-		for (i = 0; i < n; i++)					\
-			kv[i] = hdr[PATTERN_W_CHECK];			\
+		pattern_store(s, PATTERN_W_MAGIC, h_magic);		\
+		pattern_store(s, PATTERN_W_OFFSET, pattern_le64(offset)); \
+		pattern_store(s, PATTERN_W_RUN_ID, h_run);		\
+		pattern_store(s, PATTERN_W_GEN, h_gen);			\
+		pattern_store(s, PATTERN_W_RUN_SIZE, h_size);		\
+		pattern_store(s, PATTERN_W_START, h_start);		\
+		pattern_store(s, PATTERN_W_RESERVED, 0);		\
+		pattern_store(s, PATTERN_W_CHECK, chk);			\
+		kv = (vec){ 0 } ^ chk;					\
 		for (i = PATTERN_HDR_WORDS; i < words; i += 2 * n) {	\
 			memcpy(&v0, tab + i, sizeof(v0));		\
 			memcpy(&v1, tab + i + n, sizeof(v1));		\
@@ -165,6 +181,12 @@ static const uint64_t *pattern_window(const struct pattern_run *run,
 	}
 
 #define PATTERN_CHECK_BODY(vec, n)					\
+	const uint64_t h_magic = pattern_le64(PATTERN_MAGIC);		\
+	const uint64_t h_run = pattern_le64(run->run_id);		\
+	const uint64_t h_gen = pattern_le64(pattern_gen_word(		\
+			run->generation, run->sector_shift));		\
+	const uint64_t h_size = pattern_le64(run->run_size);		\
+	const uint64_t h_start = pattern_le64(run->start_time);	\
 	size_t words = run->sector_size / 8;				\
 	const unsigned char *p = buf;					\
 	vec acc0, acc1;							\
@@ -175,20 +197,23 @@ static const uint64_t *pattern_window(const struct pattern_run *run,
 	memset(&acc1, 0, sizeof(acc1));					\
 	for (done = 0; done < len; done += run->sector_size,		\
 	     offset += run->sector_size) {				\
-		uint64_t hdr[PATTERN_HDR_WORDS], w, hacc = 0;		\
 		const uint64_t *tab = pattern_window(run, offset);	\
 		const unsigned char *s = p + done;			\
+		uint64_t chk = pattern_le64(pattern_mix64(offset ^	\
+							  run->seed));	\
 		vec kv, v0, v1, t0, t1;					\
 									\
-		pattern_header_make(run, offset, hdr);			\
-		for (i = 0; i < PATTERN_HDR_WORDS; i++) {		\
-			memcpy(&w, s + i * 8, 8);			\
-			hacc |= w ^ hdr[i];				\
-		}							\
-		if (hacc)						\
+		if ((pattern_load(s, PATTERN_W_MAGIC) ^ h_magic) |	\
+		    (pattern_load(s, PATTERN_W_OFFSET) ^		\
+		     pattern_le64(offset)) |				\
+		    (pattern_load(s, PATTERN_W_RUN_ID) ^ h_run) |	\
+		    (pattern_load(s, PATTERN_W_GEN) ^ h_gen) |		\
+		    (pattern_load(s, PATTERN_W_RUN_SIZE) ^ h_size) |	\
+		    (pattern_load(s, PATTERN_W_START) ^ h_start) |	\
+		    pattern_load(s, PATTERN_W_RESERVED) |		\
+		    (pattern_load(s, PATTERN_W_CHECK) ^ chk))		\
 			return false;					\
-		for (i = 0; i < n; i++)					\
-			kv[i] = hdr[PATTERN_W_CHECK];			\
+		kv = (vec){ 0 } ^ chk;					\
 		for (i = PATTERN_HDR_WORDS; i < words; i += 2 * n) {	\
 			memcpy(&v0, s + i * 8, sizeof(v0));		\
 			memcpy(&v1, s + (i + n) * 8, sizeof(v1));	\

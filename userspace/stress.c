@@ -221,8 +221,10 @@ int stress_plan(const struct stress_config *cfg, uint64_t target_size,
 				   0);
 			break;
 		}
+		/* --duration cuts the write short; the read then checks
+		 * what it reached (see stress_run()). */
 		STRESS_ADD(cfg->profile == STRESS_PROFILE_MIXED ? "mixed" :
-			   "write", "", true, false, block, qd, size, 0);
+			   "write", "", true, false, block, qd, size, dur);
 		phases[n - 1].mixed = cfg->profile == STRESS_PROFILE_MIXED;
 		STRESS_ADD("read", "", false, false, block, qd, size, 0);
 		break;
@@ -827,6 +829,7 @@ static int stress_phase_run(struct stress_ctx *c,
 		pr->ph = *ph;
 		pr->bytes = l.done_bytes;
 		pr->ios = l.done_ios;
+		pr->seq_end = ph->random ? 0 : l.next;
 		pr->secs = now - start;
 		pr->mbps = pr->secs > 0 ? (double)pr->bytes / pr->secs / 1e6 :
 			   0;
@@ -1136,7 +1139,7 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 		if (i && !ph->write && !ph->random && plan[i - 1].write &&
 		    !plan[i - 1].random && plan[i - 1].limit_secs > 0 &&
 		    res->nphases) {
-			uint64_t w = res->phases[res->nphases - 1].bytes;
+			uint64_t w = res->phases[res->nphases - 1].seq_end;
 
 			if (w < ph->region)
 				ph->region = w - w % ph->block;

@@ -55,6 +55,7 @@ struct stress_phase_result {
 	struct stress_phase ph;
 	uint64_t bytes;
 	uint64_t ios;
+	uint64_t seq_end;	/* sequential: how far it got */
 	double secs;
 	double mbps;		/* 10^6 bytes per second, as CDM */
 	double iops;
