@@ -62,6 +62,27 @@ row() {	# WHAT UT FIO UNIT
 		"$4" "$3" "$4" "$(echo "$2 $3" | awk '{ print $1 / $2 }')"
 }
 
+ut_seq() {
+	ut_run --size "$size" --block 1M --qd 4 $extra
+	ut_get write mbps >>"$work/sw.ut"
+	ut_get read mbps >>"$work/sr.ut"
+}
+fio_seq() {
+	fio_run sw write 1M 4 "" mbps >>"$work/sw.fio"
+	fio_run sr read 1M 4 "" mbps >>"$work/sr.fio"
+}
+ut_rand() {
+	ut_run --size "$size" --profile cdm --duration "$dur" $extra
+	ut_get "4K QD32 Write" iops >>"$work/rw.ut"
+	ut_get "4K QD32 Read" iops >>"$work/rr.ut"
+}
+fio_rand() {
+	fio_run rw randwrite 4k 32 "--time_based --runtime=$dur" iops \
+		>>"$work/rw.fio"
+	fio_run rr randread 4k 32 "--time_based --runtime=$dur" iops \
+		>>"$work/rr.fio"
+}
+
 echo "| target | test | usbtrail (verifying) | fio | ratio |"
 echo "|---|---|---|---|---|"
 for t in ${*:-/dev/shm/usbtrail-bench.img}; do
@@ -85,18 +106,19 @@ for t in ${*:-/dev/shm/usbtrail-bench.img}; do
 	: >"$work/rw.ut"; : >"$work/rw.fio"; : >"$work/rr.ut"; : >"$work/rr.fio"
 	i=0
 	while [ $i -lt "$reps" ]; do
-		ut_run --size "$size" --block 1M --qd 4 $extra
-		ut_get write mbps >>"$work/sw.ut"
-		ut_get read mbps >>"$work/sr.ut"
-		fio_run sw write 1M 4 "" mbps >>"$work/sw.fio"
-		fio_run sr read 1M 4 "" mbps >>"$work/sr.fio"
-		ut_run --size "$size" --profile cdm --duration "$dur" $extra
-		ut_get "4K QD32 Write" iops >>"$work/rw.ut"
-		ut_get "4K QD32 Read" iops >>"$work/rr.ut"
-		fio_run rw randwrite 4k 32 "--time_based --runtime=$dur" iops \
-			>>"$work/rw.fio"
-		fio_run rr randread 4k 32 "--time_based --runtime=$dur" iops \
-			>>"$work/rr.fio"
+		# Alternate which tool goes first, so neither always gets
+		# the device (or its cache) in the same state.
+		if [ $((i % 2)) = 1 ]; then
+			fio_seq
+			ut_seq
+			fio_rand
+			ut_rand
+		else
+			ut_seq
+			fio_seq
+			ut_rand
+			fio_rand
+		fi
 		i=$((i + 1))
 	done
 	row "seq write 1 MiB QD4" "$(median <"$work/sw.ut")" \
