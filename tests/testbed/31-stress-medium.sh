@@ -13,6 +13,7 @@ tb --devices uas --fault medium-not-present@$sector --timeout 300 -- sh -c '
 		>/out/stress.json 2>/out/stress.err
 	echo "stress exit $?"
 	basename $TESTBED_UAS >/out/disk.txt
+	grep usbtrail-stress: /sys/kernel/tracing/trace >/out/trace.txt
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 
 disk=$(cat "$out/disk.txt")
@@ -33,3 +34,9 @@ case "$got" in
 	fail "stress reported '$got', the kernel sector $ksector (offset $((ksector * 512)))" ;;
 esac
 expect "$out/stress.err" "write error at offset $((ksector * 512)) \(1048576 bytes\), [0-9.]+ s: .* \(errno (5|123)\)"
+expect_order "$out/trace.txt" \
+	'usbtrail-stress: phase=run event=start run=[0-9a-f]+ gen=1 size=33554432 sector=512' \
+	'usbtrail-stress: phase=write event=start ' \
+	"usbtrail-stress: phase=write event=error .* op=write offset=$((ksector * 512)) len=1048576 errno=(5|123)" \
+	'usbtrail-stress: phase=write event=end .* stopped=1' \
+	'usbtrail-stress: phase=run event=end '
