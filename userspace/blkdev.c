@@ -410,7 +410,7 @@ static int blkdev_open_block(const char *path, const struct stat *st,
 			     const struct blkdev_open_opts *opts,
 			     struct blkdev_target *t, char *why, size_t whylen)
 {
-	char dir[PATH_MAX], real[PATH_MAX], buf[32], mnt[1024];
+	char dir[PATH_MAX], real[PATH_MAX], mnt[1024];
 	struct blkdev_family *fam;
 	uint64_t bytes;
 	size_t which;
@@ -489,7 +489,6 @@ static int blkdev_open_block(const char *path, const struct stat *st,
 	t->dev_size = bytes;
 	t->lbs = (uint32_t)lbs;
 	blkdev_identity_get(t->name, bytes, &t->id);
-	(void)buf;
 	return 0;
 }
 
