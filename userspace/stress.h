@@ -31,7 +31,7 @@ enum stress_on_error {
 
 #define STRESS_MAX_PHASES	64
 #define STRESS_MAX_ERRORS	1024
-#define STRESS_DIP_FRACTION	0.5	/* of the phase's median interval */
+#define STRESS_DIP_FRACTION	0.5	/* of the phase's pace (90th pct.) */
 #define STRESS_SOAK_SLOW	0.7	/* of the first cycle's rate */
 
 /* One timed stretch of I/O of one kind. */

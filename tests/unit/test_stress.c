@@ -102,29 +102,40 @@ static void test_stress_plan_sweep(void **state)
 
 static void test_stress_dips(void **state)
 {
-	struct stress_interval iv[8];
-	bool dip[8] = { false };
+	struct stress_interval iv[12];
+	bool dip[12] = { false };
 	unsigned int n, i;
 
 	(void)state;
 	memset(iv, 0, sizeof(iv));
-	for (i = 0; i < 8; i++) {
-		iv[i].phase = i < 7 ? 0 : 1;
+	for (i = 0; i < 12; i++) {
+		iv[i].phase = i < 11 ? 0 : 1;
 		iv[i].secs = 1.0;
 		iv[i].bytes = 100000000;
 	}
-	iv[3].bytes = 40000000;		/* below half the median: a dip */
+	iv[3].bytes = 40000000;		/* below half the pace: a dip */
 	iv[4].bytes = 60000000;		/* above: not */
-	iv[6].secs = 0.2;		/* the partial last one: not judged */
-	iv[6].bytes = 1000;
-	stress_flag_dips(iv, 8, 0, dip, &n);
+	iv[10].secs = 0.2;		/* the partial last one: not judged */
+	iv[10].bytes = 1000;
+	stress_flag_dips(iv, 12, 0, dip, &n);
 	assert_int_equal(n, 1);
 	assert_true(dip[3]);
 	assert_false(dip[4]);
-	assert_false(dip[6]);
+	assert_false(dip[10]);
 	/* Phase 1 has one interval: too few to judge. */
-	stress_flag_dips(iv, 8, 1, dip, &n);
+	stress_flag_dips(iv, 12, 1, dip, &n);
 	assert_int_equal(n, 0);
+
+	/* Half the phase slow (a cache ran out): the slow half are dips,
+	 * which a median would have hidden. */
+	memset(dip, 0, sizeof(dip));
+	for (i = 5; i < 10; i++)
+		iv[i].bytes = 30000000;
+	stress_flag_dips(iv, 12, 0, dip, &n);
+	assert_int_equal(n, 6);		/* 3 and 5..9 */
+	assert_true(dip[3]);
+	for (i = 5; i < 10; i++)
+		assert_true(dip[i]);
 }
 
 static void test_stress_find_run(void **state)
