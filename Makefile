@@ -57,7 +57,7 @@ demo: deps
 
 # usbtrail.ko's overhead in the test bed (docs/performance.md)
 bench-module: deps
-	tools/bench/module-overhead
+	bench/module-overhead
 
 clean: module-clean
 	$(MAKE) -C userspace clean

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Guest side of tools/bench/module-overhead: write to DISK (a) bare, (b)
+# Guest side of bench/module-overhead: write to DISK (a) bare, (b)
 # with usbtrail.ko recording, (c) with the same tracepoints enabled in
 # ftrace; (b) and (c) also with a reader draining the buffer (/dev/usbtrail,
 # or trace_pipe_raw of each CPU).  ROUNDS rounds, the configurations

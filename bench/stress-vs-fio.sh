@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# usbtrail stress against fio, in the same run on the same file, with the
+# same block size, queue depth, engine (io_uring) and O_DIRECT; and the
+# pattern's fill and check against memcpy on one core.
+#
+#   bench/stress-vs-fio.sh [TARGET...]     (default: a file on /dev/shm)
+#
+# A TARGET is a file (created, 1 GiB) or "loop": a loop device (direct I/O)
+# over a file in /var/tmp.  Each measurement runs REPS times (default 3),
+# alternating tools, and the median is kept.  Prints a Markdown table for
+# docs/performance.md.  usbtrail verifies every read; fio verifies nothing.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${USBTRAIL:-$top/userspace/usbtrail}
+size=${SIZE:-1G}
+reps=${REPS:-3}
+dur=${DUR:-5}
+work=$(mktemp -d)
+loop=
+cleanup() {
+	[ -z "$loop" ] || losetup -d "$loop"
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+command -v fio >/dev/null || { echo "no fio (tools/deps.sh)" >&2; exit 1; }
+[ -x "$bin" ] || make -s -C "$top/userspace"
+cc -O2 -D_GNU_SOURCE -I"$top/userspace" -o "$work/pattern-bench" \
+	"$top/bench/pattern-bench.c" "$top/userspace/pattern.c"
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# fio_run NAME RW BS QD [extra]: prints MB/s (10^6) or IOPS for RW
+fio_run() {
+	fio --name="$1" --filename="$target" --rw="$2" --bs="$3" \
+		--iodepth="$4" --ioengine=io_uring --direct=1 --size="$size" \
+		--output-format=json ${5:-} >"$work/fio.json" 2>/dev/null
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+d = j["write"] if j["write"]["io_bytes"] else j["read"]
+print(d["iops"] if sys.argv[2] == "iops" else d["bw_bytes"] / 1e6)' \
+		"$work/fio.json" "$6"
+}
+
+# ut_run ARGS -- PHASE FIELD: one usbtrail run, one phase's figure
+ut_run() {
+	"$bin" stress "$target" --json "$@" >"$work/ut.json" 2>/dev/null || true
+}
+ut_get() {	# PHASE FIELD
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["result"] == "pass", "usbtrail run failed"
+print([p for p in j["phases"] if p["name"] == sys.argv[2]][0][sys.argv[3]])' \
+		"$work/ut.json" "$1" "$2"
+}
+
+row() {	# WHAT UT FIO UNIT
+	printf '| %s | %s | %.0f %s | %.0f %s | %.2f |\n' "$tname" "$1" "$2" \
+		"$4" "$3" "$4" "$(echo "$2 $3" | awk '{ print $1 / $2 }')"
+}
+
+ut_seq() {
+	ut_run --size "$size" --block 1M --qd 4 $extra
+	ut_get write mbps >>"$work/sw.ut"
+	ut_get read mbps >>"$work/sr.ut"
+}
+fio_seq() {
+	fio_run sw write 1M 4 "" mbps >>"$work/sw.fio"
+	fio_run sr read 1M 4 "" mbps >>"$work/sr.fio"
+}
+ut_rand() {
+	ut_run --size "$size" --profile cdm --duration "$dur" $extra
+	ut_get "4K QD32 Write" iops >>"$work/rw.ut"
+	ut_get "4K QD32 Read" iops >>"$work/rr.ut"
+}
+fio_rand() {
+	fio_run rw randwrite 4k 32 "--time_based --runtime=$dur" iops \
+		>>"$work/rw.fio"
+	fio_run rr randread 4k 32 "--time_based --runtime=$dur" iops \
+		>>"$work/rr.fio"
+}
+
+echo "| target | test | usbtrail (verifying) | fio | ratio |"
+echo "|---|---|---|---|---|"
+for t in ${*:-/dev/shm/usbtrail-bench.img}; do
+	if [ "$t" = loop ]; then
+		truncate -s "$size" /var/tmp/usbtrail-bench.img
+		loop=$(losetup --find --show --direct-io=on \
+			/var/tmp/usbtrail-bench.img)
+		target=$loop
+		tname="loop (direct-io) on $(df --output=fstype /var/tmp | tail -1)"
+		extra=--destroy-data
+	else
+		rm -f "$t"
+		target=$t
+		tname="file on $(df --output=fstype "$(dirname "$t")" | tail -1)"
+		extra=
+	fi
+	# Laid out once, so neither tool pays for allocation.
+	fio --name=layout --filename="$target" --rw=write --bs=1M \
+		--size="$size" --direct=1 >/dev/null 2>&1
+	: >"$work/sw.ut"; : >"$work/sw.fio"; : >"$work/sr.ut"; : >"$work/sr.fio"
+	: >"$work/rw.ut"; : >"$work/rw.fio"; : >"$work/rr.ut"; : >"$work/rr.fio"
+	i=0
+	while [ $i -lt "$reps" ]; do
+		# Alternate which tool goes first, so neither always gets
+		# the device (or its cache) in the same state.
+		if [ $((i % 2)) = 1 ]; then
+			fio_seq
+			ut_seq
+			fio_rand
+			ut_rand
+		else
+			ut_seq
+			fio_seq
+			ut_rand
+			fio_rand
+		fi
+		i=$((i + 1))
+	done
+	row "seq write 1 MiB QD4" "$(median <"$work/sw.ut")" \
+		"$(median <"$work/sw.fio")" MB/s
+	row "seq read 1 MiB QD4" "$(median <"$work/sr.ut")" \
+		"$(median <"$work/sr.fio")" MB/s
+	row "random write 4 KiB QD32" "$(median <"$work/rw.ut")" \
+		"$(median <"$work/rw.fio")" IOPS
+	row "random read 4 KiB QD32" "$(median <"$work/rr.ut")" \
+		"$(median <"$work/rr.fio")" IOPS
+	if [ "$t" = loop ]; then
+		losetup -d "$loop"
+		loop=
+		rm -f /var/tmp/usbtrail-bench.img
+	else
+		rm -f "$t"
+	fi
+done
+
+echo
+echo "Pattern speed, one core (bench/pattern-bench.c):"
+echo
+echo '```'
+"$work/pattern-bench" $((1 << 20)) 512
+"$work/pattern-bench" $((1 << 20)) 4096
+"$work/pattern-bench" $((64 << 20)) 512
+echo '```'

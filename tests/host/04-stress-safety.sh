@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Target safety on the host: sizes checked up front; a block device (a loop
+# device) only with --destroy-data, never while mounted or held.
+. "$(dirname "$0")/lib.sh"
+
+f=$work/small.img
+stress "$f" --size 4M
+check "create" "$rc" 0
+stress "$f" --size 8M --verify-only
+check "verify beyond the file" "$rc" 1
+grep -q 'holds 4MiB, less than --size 8MiB' "$out/last.err" ||
+	fail "no size message"
+echo "ok: size checked up front"
+stress "$work/none.img" --verify-only
+check "verify of a missing file" "$rc" 1
+
+[ "$(id -u)" = 0 ] || skip "loop devices need root"
+command -v losetup >/dev/null || skip "no losetup"
+truncate -s 64M "$work/loop.img"
+loop=$(losetup --find --show "$work/loop.img" 2>/dev/null) ||
+	skip "cannot set up a loop device"
+cleanup_hooks="losetup -d $loop"
+
+stress "$loop" --size 16M
+check "block device without --destroy-data" "$rc" 1
+grep -q 'give --destroy-data' "$out/last.err" || fail "no --destroy-data hint"
+stress "$loop" --size 16M --destroy-data --json
+check "block device with --destroy-data" "$rc" 0
+check "kind" "$(json 'j["kind"]')" block
+stress "$loop" --size 128M --destroy-data
+check "larger than the device" "$rc" 1
+stress "$loop" --verify-only --size 16M
+check "verify-only of the device" "$rc" 0
+
+command -v mkfs.ext2 >/dev/null || skip "no mkfs.ext2"
+mkfs.ext2 -q "$loop" || fail "mkfs.ext2"
+mkdir "$work/mnt"
+mount "$loop" "$work/mnt" 2>/dev/null || skip "cannot mount ext2 here"
+cleanup_hooks="umount $work/mnt; losetup -d $loop"
+stress "$loop" --size 16M --destroy-data
+check "mounted device" "$rc" 1
+grep -q "is mounted on $work/mnt" "$out/last.err" ||
+	fail "message does not name the mount"
+echo "ok: $(cat "$out/last.err")"

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ioengine.c - how stress.c gets its reads and writes to the target.
+ *
+ * io_uring (liburing) keeps up to the queue depth in flight from one
+ * thread, which is what "4K QD32" means; the sync engine does one pread or
+ * pwrite at a time, for kernels or sandboxes without io_uring and as the
+ * plainest possible reference.  Both complete whole requests: a short
+ * transfer is finished by a second call before the request is reaped,
+ * since the stress loop reasons in whole blocks.
+ *
+ * Requests are queued (ioengine_queue) and become visible to the kernel at
+ * the next ioengine_reap(), which submits and collects in one system call.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <liburing.h>
+
+#include "ioengine.h"
+
+struct ioengine {
+	enum ioengine_kind kind;
+	int fd;
+	unsigned int qd;
+	struct io_uring ring;
+	unsigned int queued;		/* uring: not yet submitted */
+	unsigned int inflight;		/* uring: submitted, not reaped */
+	/* sync: done but not reaped, as a ring of qd */
+	struct ioengine_req **done;
+	unsigned int done_head, done_n;
+};
+
+const char *ioengine_kind_name(enum ioengine_kind kind)
+{
+	return kind == IOENGINE_URING ? "io_uring" : "sync";
+}
+
+/**
+ * ioengine_create() - an engine for @fd with up to @qd requests in flight
+ * @kind: IOENGINE_URING or IOENGINE_SYNC
+ * @fd:   the target, not owned
+ * @qd:   1 to 4096
+ * @out:  the engine; free with ioengine_free()
+ *
+ * Return: 0 or a negative errno (io_uring_queue_init()'s, e.g. -ENOSYS or
+ * -EPERM where io_uring is disabled).
+ */
+int ioengine_create(enum ioengine_kind kind, int fd, unsigned int qd,
+		    struct ioengine **out)
+{
+	struct ioengine *e;
+	int err;
+
+	if (!qd || qd > 4096)
+		return -EINVAL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->kind = kind;
+	e->fd = fd;
+	e->qd = qd;
+	if (kind == IOENGINE_URING) {
+		err = io_uring_queue_init(qd, &e->ring, 0);
+		if (err) {
+			free(e);
+			return err;
+		}
+	} else {
+		e->done = calloc(qd, sizeof(*e->done));
+		if (!e->done) {
+			free(e);
+			return -ENOMEM;
+		}
+	}
+	*out = e;
+	return 0;
+}
+
+void ioengine_free(struct ioengine *e)
+{
+	if (!e)
+		return;
+	if (e->kind == IOENGINE_URING)
+		io_uring_queue_exit(&e->ring);
+	free(e->done);
+	free(e);
+}
+
+/* After a reopen; only when nothing is in flight. */
+void ioengine_set_fd(struct ioengine *e, int fd)
+{
+	e->fd = fd;
+}
+
+/* The rest of a short transfer, done synchronously. */
+static int ioengine_finish(int fd, struct ioengine_req *r, size_t done)
+{
+	while (done < r->len) {
+		char *p = (char *)r->buf + done;
+		ssize_t n;
+
+		if (r->write)
+			n = pwrite(fd, p, r->len - done,
+				   (off_t)(r->offset + done));
+		else
+			n = pread(fd, p, r->len - done,
+				  (off_t)(r->offset + done));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)		/* end of a file: nothing more there */
+			return -ENODATA;
+		done += (size_t)n;
+	}
+	return (int)done;
+}
+
+/**
+ * ioengine_queue() - queue @r
+ * @e: the engine
+ * @r: the request, kept by the caller until reaped
+ *
+ * The caller keeps at most qd requests queued or in flight.  The sync
+ * engine does the I/O now.
+ *
+ * Return: 0 or -EBUSY if qd are already queued or in flight.
+ */
+int ioengine_queue(struct ioengine *e, struct ioengine_req *r)
+{
+	struct io_uring_sqe *sqe;
+
+	if (e->kind == IOENGINE_SYNC) {
+		if (e->done_n == e->qd)
+			return -EBUSY;
+		r->res = ioengine_finish(e->fd, r, 0);
+		e->done[(e->done_head + e->done_n++) % e->qd] = r;
+		return 0;
+	}
+	if (e->queued + e->inflight >= e->qd)
+		return -EBUSY;
+	sqe = io_uring_get_sqe(&e->ring);
+	if (!sqe)
+		return -EBUSY;
+	if (r->write)
+		io_uring_prep_write(sqe, e->fd, r->buf, r->len, r->offset);
+	else
+		io_uring_prep_read(sqe, e->fd, r->buf, r->len, r->offset);
+	io_uring_sqe_set_data(sqe, r);
+	e->queued++;
+	return 0;
+}
+
+/**
+ * ioengine_reap() - submit what is queued and collect finished requests
+ * @e:    the engine
+ * @done: receives up to @max finished requests, res set
+ * @max:  size of @done
+ * @wait: block until at least one has finished (if any is in flight)
+ *
+ * Return: the number in @done, or a negative errno of io_uring itself
+ * (never of a request: those are in res).
+ */
+int ioengine_reap(struct ioengine *e, struct ioengine_req **done,
+		  unsigned int max, bool wait)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int n = 0, head;
+	int ret;
+
+	if (e->kind == IOENGINE_SYNC) {
+		while (n < max && e->done_n) {
+			done[n++] = e->done[e->done_head];
+			e->done_head = (e->done_head + 1) % e->qd;
+			e->done_n--;
+		}
+		return (int)n;
+	}
+
+	if (e->queued || (wait && e->inflight)) {
+		do {
+			ret = io_uring_submit_and_wait(&e->ring,
+					wait && (e->queued || e->inflight));
+		} while (ret == -EINTR);
+		if (ret < 0)
+			return ret;
+		e->inflight += (unsigned int)ret;
+		e->queued -= (unsigned int)ret;
+	}
+	io_uring_for_each_cqe(&e->ring, head, cqe) {
+		struct ioengine_req *r = io_uring_cqe_get_data(cqe);
+
+		if (n == max)
+			break;
+		r->res = cqe->res;
+		n++;
+		done[n - 1] = r;
+	}
+	io_uring_cq_advance(&e->ring, n);
+	e->inflight -= n;
+
+	/* Short transfers: rare (a signal, the end of a file); finish them
+	 * here so the caller only sees whole blocks or errors. */
+	for (head = 0; head < n; head++) {
+		struct ioengine_req *r = done[head];
+
+		if (r->res >= 0 && (uint32_t)r->res < r->len)
+			r->res = ioengine_finish(e->fd, r, (size_t)r->res);
+	}
+	return (int)n;
+}
+
+/* Only with nothing in flight: the caller drains first. */
+int ioengine_fsync(struct ioengine *e)
+{
+	return fsync(e->fd) ? -errno : 0;
+}

@@ -1,0 +1,1278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stress.c - the workloads of "usbtrail stress" and the loop that runs
+ * them.
+ *
+ * A profile is planned as a list of phases (stress_plan(), pure); each
+ * phase is one loop that keeps qd requests in flight through ioengine.c,
+ * fills every block it writes with pattern.c and checks every block it
+ * reads with verify.c.  The loop is single-threaded: filling and checking
+ * run at memcpy speed, faster than any USB device.
+ *
+ * Errors are kept with errno, offset and time.  --on-error stop ends the
+ * run, continue goes on (sectors whose write failed are then skipped by the
+ * read-back and counted as not written), reopen drains what is in flight,
+ * waits for the same disk (USB serial, ids and size) to come back, checks
+ * what was written before the failure, re-issues the failed requests and
+ * resumes.
+ *
+ * Phases and errors are also written to the kernel's trace_marker when it
+ * is writable, one line each (docs/stress.md), for "usbtrail record".
+ * Everything a user should see goes through cfg->message; nothing here
+ * prints.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stress.h"
+#include "util.h"
+
+#define STRESS_BUF_ALIGN	4096u
+#define STRESS_MAP_REAP		64u
+#define STRESS_PROGRESS_SECS	0.2
+#define STRESS_REOPEN_SETTLE	5.0	/* present this long: no unplug */
+#define STRESS_MAX_REOPENS	10
+#define STRESS_FIND_MAX		(1u << 20)
+#define STRESS_CDM_SIZE		(1ull << 30)
+#define STRESS_SWEEP_SIZE	(256ull << 20)
+#define STRESS_MIXED_EVERY	(16ull << 20)	/* bytes between bursts */
+#define STRESS_MIXED_BURST	64u		/* 4K writes per burst */
+
+static const char *const stress_trace_markers[] = {
+	"/sys/kernel/tracing/trace_marker",
+	"/sys/kernel/debug/tracing/trace_marker",
+	NULL
+};
+
+/* A failed request kept for the read-back or a retry. */
+struct stress_failed {
+	uint64_t offset;
+	uint32_t len;
+	bool write;
+};
+
+struct stress_ctx {
+	struct blkdev_target *t;
+	const struct blkdev_open_opts *bo;
+	const struct stress_config *cfg;
+	struct stress_result *res;
+	struct ioengine *io;
+	struct pattern_run *run;
+	struct pattern_run *scratch;
+	unsigned int nslots;
+	uint32_t slot_len;
+	unsigned char *bufs;
+	struct ioengine_req *reqs;
+	unsigned int *free_slots;
+	unsigned int nfree;
+	/* writes that failed for good (--on-error continue) */
+	struct stress_failed *bad;
+	size_t nbad, capbad;
+	size_t capintervals;
+	double t0;
+	int marker_fd;
+	uint64_t rng;
+	bool in_reverify;
+};
+
+static double stress_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void stress_msg(struct stress_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void stress_msg(struct stress_ctx *c, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	if (!c->cfg->message)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	c->cfg->message(c->cfg->ctx, line);
+}
+
+/*
+ * One line per event for "usbtrail record" to put on its timeline:
+ *   usbtrail-stress: phase=NAME event=EVENT run=HEX gen=N [key=value]...
+ * Spaces in NAME become '-'.  Failure to write is ignored: markers are a
+ * bonus, never a reason to fail a run.
+ */
+static void stress_marker(struct stress_ctx *c, const char *phase,
+			  const char *event, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void stress_marker(struct stress_ctx *c, const char *phase,
+			  const char *event, const char *fmt, ...)
+{
+	char line[400], name[32];
+	va_list ap;
+	size_t i;
+	int n;
+
+	if (c->marker_fd < 0)
+		return;
+	snprintf(name, sizeof(name), "%s", phase);
+	for (i = 0; name[i]; i++)
+		if (name[i] == ' ')
+			name[i] = '-';
+	n = snprintf(line, sizeof(line),
+		     "usbtrail-stress: phase=%s event=%s run=%016" PRIx64
+		     " gen=%" PRIu32, name, event, c->run->run_id,
+		     c->run->generation);
+	if (fmt && n > 0 && (size_t)n < sizeof(line)) {
+		line[n++] = ' ';
+		va_start(ap, fmt);
+		vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	n = (int)strlen(line);
+	if (n + 1 < (int)sizeof(line)) {
+		line[n++] = '\n';
+		line[n] = '\0';
+	}
+	if (write(c->marker_fd, line, (size_t)n) < 0) {
+		/* nothing to do: see above */
+	}
+}
+
+static uint64_t stress_rand(struct stress_ctx *c)
+{
+	c->rng += 0x9e3779b97f4a7c15ull;
+	return pattern_mix64(c->rng);
+}
+
+/* ----- planning ----- */
+
+static void stress_phase_set(struct stress_phase *p, const char *name,
+			     const char *label, bool write, bool random,
+			     uint32_t block, unsigned int qd, uint64_t region,
+			     double secs)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->label, sizeof(p->label), "%s", label);
+	p->write = write;
+	p->random = random;
+	p->verify = !write;
+	p->block = block;
+	p->qd = qd;
+	p->region = region - region % block;
+	p->limit_secs = secs;
+}
+
+/**
+ * stress_plan() - the phases a profile runs
+ * @cfg:         profile and options (0 fields: defaults)
+ * @target_size: usable bytes of the target
+ * @lbs:         its logical block size
+ * @phases:      output array
+ * @max:         its size
+ *
+ * Pure.  Return: the number of phases, or -EINVAL when the size or block
+ * cannot work (the command checked the options' ranges already), or
+ * -E2BIG when @max is too small.
+ */
+int stress_plan(const struct stress_config *cfg, uint64_t target_size,
+		uint32_t lbs, struct stress_phase *phases, size_t max)
+{
+	uint64_t size = cfg->size ? cfg->size : target_size;
+	uint32_t block = cfg->block;
+	unsigned int qd = cfg->qd;
+	double dur = cfg->duration;
+	size_t n = 0;
+	uint32_t bs;
+
+	if (size > target_size || !lbs)
+		return -EINVAL;
+
+#define STRESS_ADD(...)	do {					\
+		if (n == max)					\
+			return -E2BIG;				\
+		stress_phase_set(&phases[n++], __VA_ARGS__);	\
+	} while (0)
+
+	switch (cfg->profile) {
+	case STRESS_PROFILE_SEQ:
+	case STRESS_PROFILE_MIXED:
+		block = block ? block : 1u << 20;
+		qd = qd ? qd : 4;
+		if (size < block || block % lbs)
+			return -EINVAL;
+		if (cfg->verify_only) {
+			STRESS_ADD("verify", "", false, false, block, qd, size,
+				   0);
+			break;
+		}
+		/* --duration cuts the write short; the read then checks
+		 * what it reached (see stress_run()). */
+		STRESS_ADD(cfg->profile == STRESS_PROFILE_MIXED ? "mixed" :
+			   "write", "", true, false, block, qd, size, dur);
+		phases[n - 1].mixed = cfg->profile == STRESS_PROFILE_MIXED;
+		STRESS_ADD("read", "", false, false, block, qd, size, 0);
+		break;
+	case STRESS_PROFILE_CDM:
+		if (!cfg->size && size > STRESS_CDM_SIZE)
+			size = STRESS_CDM_SIZE;
+		dur = dur ? dur : 5;
+		if (size < (1u << 20) || lbs > 4096)
+			return -EINVAL;
+		/* Seq Write covers the region so every later read checks
+		 * data; random writes rewrite it with the same contents. */
+		STRESS_ADD("Seq Write", "Seq", true, false,
+			   block ? block : 1u << 20, qd ? qd : 8, size, 0);
+		STRESS_ADD("Seq Read", "Seq", false, false,
+			   block ? block : 1u << 20, qd ? qd : 8, size, 0);
+		phases[n - 1].limit_secs = dur;
+		STRESS_ADD("Random Write 512KB", "Random 512KB", true, true,
+			   512u << 10, 1, size, dur);
+		STRESS_ADD("Random Read 512KB", "Random 512KB", false, true,
+			   512u << 10, 1, size, dur);
+		STRESS_ADD("4K QD1 Write", "4K QD1", true, true, 4096, 1,
+			   size, dur);
+		STRESS_ADD("4K QD1 Read", "4K QD1", false, true, 4096, 1, size,
+			   dur);
+		STRESS_ADD("4K QD32 Write", "4K QD32", true, true, 4096, 32,
+			   size, dur);
+		STRESS_ADD("4K QD32 Read", "4K QD32", false, true, 4096, 32,
+			   size, dur);
+		break;
+	case STRESS_PROFILE_SWEEP:
+		if (!cfg->size && size > STRESS_SWEEP_SIZE)
+			size = STRESS_SWEEP_SIZE;
+		dur = dur ? dur : 2;
+		qd = qd ? qd : 4;
+		for (bs = 512; bs <= (8u << 20); bs <<= 1) {
+			char bsz[16], name[32];
+
+			if (bs < lbs || bs > size)
+				continue;
+			util_format_size(bsz, sizeof(bsz), bs);
+			/* The read covers what the write got done in time:
+			 * stress_run() shrinks its region. */
+			snprintf(name, sizeof(name), "write %s", bsz);
+			STRESS_ADD(name, "", true, false, bs, qd, size, dur);
+			snprintf(name, sizeof(name), "read %s", bsz);
+			STRESS_ADD(name, "", false, false, bs, qd, size, dur);
+		}
+		break;
+	case STRESS_PROFILE_SOAK:
+		/* The cycles are added by stress_run() until time is up. */
+		block = block ? block : 1u << 20;
+		qd = qd ? qd : 4;
+		if (size < block || block % lbs)
+			return -EINVAL;
+		STRESS_ADD("write", "", true, false, block, qd, size, 0);
+		phases[0].cycle = 1;
+		STRESS_ADD("read", "", false, false, block, qd, size, 0);
+		phases[1].cycle = 1;
+		break;
+	}
+#undef STRESS_ADD
+	return (int)n;
+}
+
+/* ----- dips ----- */
+
+static int stress_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/**
+ * stress_flag_dips() - mark the intervals of @phase well below its pace
+ * @iv:    the intervals of a run
+ * @n:     their number
+ * @phase: which phase
+ * @dip:   per interval, set for a dip (others untouched)
+ * @ndips: the number flagged
+ *
+ * The pace is the 90th percentile of the phase's whole intervals, what
+ * the device does when it is not held back; an interval below
+ * STRESS_DIP_FRACTION of it is a dip.  Not the median: when an SLC cache
+ * runs out or a bridge throttles half-way, half the phase is slow and the
+ * median with it.  The last, partial interval of a phase is not judged,
+ * nor a phase of fewer than 3 intervals.  Pure.
+ */
+void stress_flag_dips(const struct stress_interval *iv, size_t n,
+		      unsigned int phase, bool *dip, unsigned int *ndips)
+{
+	double *rates, pace, full = 0;
+	size_t i, m = 0;
+
+	*ndips = 0;
+	rates = calloc(n ? n : 1, sizeof(*rates));
+	if (!rates)
+		return;
+	for (i = 0; i < n; i++)
+		if (iv[i].phase == phase && iv[i].secs > full)
+			full = iv[i].secs;
+	for (i = 0; i < n; i++)
+		if (iv[i].phase == phase && iv[i].secs >= full * 0.9)
+			rates[m++] = (double)iv[i].bytes / iv[i].secs;
+	if (m < 3) {
+		free(rates);
+		return;
+	}
+	qsort(rates, m, sizeof(*rates), stress_cmp_double);
+	pace = rates[(m - 1) * 9 / 10];
+	for (i = 0; i < n; i++) {
+		if (iv[i].phase != phase || iv[i].secs < full * 0.9)
+			continue;
+		if ((double)iv[i].bytes / iv[i].secs <
+		    pace * STRESS_DIP_FRACTION) {
+			dip[i] = true;
+			(*ndips)++;
+		}
+	}
+	free(rates);
+}
+
+/* ----- in-band run detection ----- */
+
+/**
+ * stress_find_run() - the run and generation the first sectors hold
+ * @buf: data read from offset 0
+ * @len: its length, a multiple of 512
+ * @lbs: the logical block size (sectors are tried at it and at every
+ *       power of two from 512 to 64 KiB)
+ * @out: the header of the run most sectors belong to (the newest
+ *       generation on a tie), its offset set to 0
+ *
+ * Pure.  Return: 0, or -ENOENT when no sector at its own offset decodes.
+ */
+int stress_find_run(const void *buf, size_t len, uint32_t lbs,
+		    struct pattern_header *out)
+{
+	const unsigned char *p = buf;
+	struct pattern_header h, best = { 0 };
+	unsigned int best_n = 0;
+	uint32_t ss;
+
+	for (ss = PATTERN_MIN_SECTOR; ss <= PATTERN_MAX_SECTOR; ss <<= 1) {
+		size_t i, j;
+
+		if (ss < lbs || ss > len)
+			continue;
+		for (i = 0; i < len; i += ss) {
+			unsigned int cnt = 0;
+
+			if (pattern_header_decode(p + i, ss, &h) ||
+			    h.offset != i)
+				continue;
+			for (j = 0; j < len; j += ss) {
+				struct pattern_header o;
+
+				if (!pattern_header_decode(p + j, ss, &o) &&
+				    o.offset == j && o.run_id == h.run_id &&
+				    o.generation == h.generation)
+					cnt++;
+			}
+			if (cnt > best_n || (cnt == best_n && best_n &&
+					     h.run_id == best.run_id &&
+					     h.generation > best.generation)) {
+				best = h;
+				best_n = cnt;
+			}
+		}
+		if (best_n)
+			break;
+	}
+	if (!best_n)
+		return -ENOENT;
+	best.offset = 0;
+	*out = best;
+	return 0;
+}
+
+/* ----- the loop ----- */
+
+static void stress_error_add(struct stress_ctx *c, const char *phase,
+			     const struct ioengine_req *r, int err)
+{
+	struct stress_result *res = c->res;
+	struct stress_error *e;
+	double t = stress_now() - c->t0;
+
+	res->errors_total++;
+	stress_marker(c, phase, "error", "op=%s offset=%" PRIu64
+		      " len=%" PRIu32 " errno=%d", r->write ? "write" : "read",
+		      r->offset, r->len, err);
+	stress_msg(c, "%s error at offset %" PRIu64 " (%" PRIu32
+		   " bytes), %.3f s: %s (errno %d)",
+		   r->write ? "write" : "read", r->offset, r->len, t,
+		   strerror(err), err);
+	if (res->nerrors == STRESS_MAX_ERRORS)
+		return;
+	e = &res->errors[res->nerrors++];
+	e->t = t;
+	e->err = err;
+	e->offset = r->offset;
+	e->len = r->len;
+	e->write = r->write;
+	snprintf(e->phase, sizeof(e->phase), "%s", phase);
+}
+
+static int stress_bad_add(struct stress_ctx *c, uint64_t off, uint32_t len)
+{
+	if (c->nbad == c->capbad) {
+		size_t cap = c->capbad ? c->capbad * 2 : 64;
+		struct stress_failed *nb = realloc(c->bad, cap * sizeof(*nb));
+
+		if (!nb)
+			return -ENOMEM;
+		c->bad = nb;
+		c->capbad = cap;
+	}
+	c->bad[c->nbad].offset = off;
+	c->bad[c->nbad].len = len;
+	c->bad[c->nbad++].write = true;
+	return 0;
+}
+
+static bool stress_bad_covers(const struct stress_ctx *c, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < c->nbad; i++)
+		if (off >= c->bad[i].offset &&
+		    off < c->bad[i].offset + c->bad[i].len)
+			return true;
+	return false;
+}
+
+static bool stress_bad_overlaps(const struct stress_ctx *c, uint64_t off,
+				uint32_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->nbad; i++)
+		if (off < c->bad[i].offset + c->bad[i].len &&
+		    c->bad[i].offset < off + len)
+			return true;
+	return false;
+}
+
+/* Whether failed writes cover all of [@off, @off + @len). */
+static bool stress_bad_covers_all(const struct stress_ctx *c, uint64_t off,
+				  uint32_t len)
+{
+	uint64_t end = off + len;
+	bool moved = true;
+
+	/* The failed writes were whole blocks; a few passes suffice. */
+	while (off < end && moved) {
+		size_t i;
+
+		moved = false;
+		for (i = 0; i < c->nbad; i++) {
+			if (off >= c->bad[i].offset &&
+			    off < c->bad[i].offset + c->bad[i].len) {
+				off = c->bad[i].offset + c->bad[i].len;
+				moved = true;
+			}
+		}
+	}
+	return off >= end;
+}
+
+static void stress_verify(struct stress_ctx *c, struct verify_report *rep,
+			  const struct ioengine_req *r)
+{
+	uint32_t ss = c->run->sector_size;
+	const unsigned char *p = r->buf;
+	struct verify_sector vs;
+	uint32_t i;
+
+	if (!stress_bad_overlaps(c, r->offset, r->len)) {
+		verify_buffer(c->run, c->scratch, r->buf, r->len, r->offset,
+			      rep);
+		return;
+	}
+	for (i = 0; i < r->len; i += ss) {
+		if (stress_bad_covers(c, r->offset + i)) {
+			c->res->not_written += ss;
+			continue;
+		}
+		verify_sector_classify(c->run, c->scratch, p + i,
+				       r->offset + i, &vs);
+		rep->sectors[vs.cls]++;
+		verify_report_add(rep, r->offset + i, ss, &vs);
+	}
+}
+
+static void stress_unreadable(struct stress_ctx *c, struct verify_report *rep,
+			      const struct ioengine_req *r)
+{
+	struct verify_sector vs = { .cls = VERIFY_UNREADABLE };
+
+	rep->sectors[VERIFY_UNREADABLE] += r->len / c->run->sector_size;
+	verify_report_add(rep, r->offset, r->len, &vs);
+}
+
+static int stress_interval_push(struct stress_ctx *c, unsigned int phase,
+				double t, double secs, uint64_t bytes,
+				uint64_t ios)
+{
+	struct stress_result *res = c->res;
+	struct stress_interval *iv;
+
+	if (secs <= 0)
+		return 0;
+	if (res->nintervals == c->capintervals) {
+		size_t cap = c->capintervals ? c->capintervals * 2 : 256;
+
+		iv = realloc(res->intervals, cap * sizeof(*iv));
+		if (!iv)
+			return -ENOMEM;
+		res->intervals = iv;
+		c->capintervals = cap;
+	}
+	iv = &res->intervals[res->nintervals++];
+	iv->phase = phase;
+	iv->t = t - c->t0;
+	iv->secs = secs;
+	iv->bytes = bytes;
+	iv->ios = ios;
+	iv->dip = false;
+	return 0;
+}
+
+static int stress_reopen(struct stress_ctx *c, const char *phase,
+			 uint64_t written_below);
+
+/* The state of one phase's loop. */
+struct stress_loop {
+	const struct stress_phase *ph;
+	unsigned int index;		/* into res->phases, or -1u */
+	struct verify_report *rep;
+	uint64_t next;			/* seq: next offset to issue */
+	uint64_t issued;		/* bytes */
+	uint64_t done_bytes, done_ios;
+	uint64_t lowest_failed;		/* writes: lowest failed offset */
+	uint64_t mixed_next;		/* mixed: offset of the next burst */
+	unsigned int burst_left;
+	bool fsync_pending;		/* mixed: drain, then fsync */
+	struct stress_failed *retry;	/* to re-issue after a reopen */
+	size_t nretry, capretry;
+	bool stop_issuing;
+	bool failed;			/* stop: ended by an error */
+	bool want_reopen;
+	unsigned int inflight;
+	unsigned int errors;
+};
+
+static int stress_retry_add(struct stress_loop *l,
+			    const struct ioengine_req *r)
+{
+	if (l->nretry == l->capretry) {
+		size_t cap = l->capretry ? l->capretry * 2 : 64;
+		struct stress_failed *nr = realloc(l->retry,
+						   cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		l->retry = nr;
+		l->capretry = cap;
+	}
+	l->retry[l->nretry].offset = r->offset;
+	l->retry[l->nretry].len = r->len;
+	l->retry[l->nretry++].write = r->write;
+	return 0;
+}
+
+/* What to do next: offset and length, or false when the phase is done. */
+static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
+			double start, uint64_t *off, uint32_t *len,
+			bool *write)
+{
+	const struct stress_phase *ph = l->ph;
+	uint64_t limit = ph->limit_bytes ? ph->limit_bytes : ph->region;
+
+	*write = ph->write;
+	if (l->stop_issuing || l->fsync_pending)
+		return false;
+	/* After a reopen: what failed before it, first. */
+	if (l->nretry) {
+		l->nretry--;
+		*off = l->retry[l->nretry].offset;
+		*len = l->retry[l->nretry].len;
+		*write = l->retry[l->nretry].write;
+		return true;
+	}
+	if (ph->limit_secs > 0 && stress_now() - start >= ph->limit_secs)
+		return false;
+	if (ph->mixed && l->burst_left) {
+		/* Random 4K rewrites of what is already written. */
+		uint64_t n = l->next / 4096;
+
+		if (!--l->burst_left)
+			l->fsync_pending = true;
+		if (!n)
+			return stress_next(c, l, start, off, len, write);
+		*off = (stress_rand(c) % n) * 4096;
+		*len = 4096;
+		return true;
+	}
+	if (ph->random) {
+		if (ph->limit_secs <= 0 && l->issued >= limit)
+			return false;
+		*off = (stress_rand(c) % (ph->region / ph->block)) * ph->block;
+		*len = ph->block;
+		l->issued += *len;
+		return true;
+	}
+	for (;;) {
+		if (l->next >= ph->region || l->issued >= limit)
+			return false;
+		*off = l->next;
+		*len = (uint32_t)(ph->region - l->next < ph->block ?
+				  ph->region - l->next : ph->block);
+		l->next += *len;
+		l->issued += *len;
+		/* Nothing to learn from reading back a failed write. */
+		if (ph->write || !stress_bad_covers_all(c, *off, *len))
+			break;
+		c->res->not_written += *len;
+	}
+	if (ph->mixed && l->next >= l->mixed_next) {
+		l->mixed_next += STRESS_MIXED_EVERY;
+		l->burst_left = STRESS_MIXED_BURST;
+	}
+	return true;
+}
+
+static void stress_progress(struct stress_ctx *c, struct stress_loop *l,
+			    double start, bool final)
+{
+	struct stress_progress p;
+	double now = stress_now();
+
+	if (!c->cfg->progress)
+		return;
+	p.phase = l->ph->name;
+	p.done = l->done_bytes;
+	p.total = l->ph->limit_secs > 0 ? 0 : l->ph->region;
+	p.elapsed = now - start;
+	p.rate = p.elapsed > 0 ? (double)l->done_bytes / p.elapsed : 0;
+	p.eta = -1;
+	if (p.total && p.rate > 0)
+		p.eta = (double)(p.total - (p.done < p.total ? p.done :
+					    p.total)) / p.rate;
+	else if (l->ph->limit_secs > 0)
+		p.eta = l->ph->limit_secs - p.elapsed;
+	p.final = final;
+	c->cfg->progress(c->cfg->ctx, &p);
+}
+
+/* Handle one finished request.  Return: 0, or -ENOMEM. */
+static int stress_complete(struct stress_ctx *c, struct stress_loop *l,
+			   struct ioengine_req *r)
+{
+	int err = r->res < 0 ? -r->res : 0;
+
+	c->free_slots[c->nfree++] = r->slot;
+	l->inflight--;
+	if (!err && (uint32_t)r->res != r->len)
+		err = EIO;
+	if (!err) {
+		l->done_bytes += r->len;
+		l->done_ios++;
+		if (!r->write && l->ph->verify)
+			stress_verify(c, l->rep, r);
+		return 0;
+	}
+
+	l->errors++;
+	stress_error_add(c, l->ph->name, r, err);
+	if (r->write && r->offset < l->lowest_failed)
+		l->lowest_failed = r->offset;
+	if (c->in_reverify) {
+		if (!r->write)
+			stress_unreadable(c, l->rep, r);
+		l->stop_issuing = true;
+		l->failed = true;
+		return 0;
+	}
+	switch (c->cfg->on_error) {
+	case STRESS_ON_ERROR_STOP:
+		if (!r->write)
+			stress_unreadable(c, l->rep, r);
+		l->stop_issuing = true;
+		l->failed = true;
+		return 0;
+	case STRESS_ON_ERROR_CONTINUE:
+		if (r->write)
+			return l->ph->random ? 0 :
+				stress_bad_add(c, r->offset, r->len);
+		stress_unreadable(c, l->rep, r);
+		return 0;
+	case STRESS_ON_ERROR_REOPEN:
+		l->stop_issuing = true;
+		l->want_reopen = true;
+		return stress_retry_add(l, r);
+	}
+	return 0;
+}
+
+/**
+ * stress_phase_run() - one phase, to its end or an error it cannot pass
+ * @c:     the run
+ * @ph:    what to do
+ * @index: its slot in res->phases (results, intervals), or -1u for a
+ *         reverify after a reopen, which keeps no results
+ * @rep:   where read-backs go
+ *
+ * Return: 0 (also when errors ended it: see res->stopped), or a negative
+ * errno when the run cannot go on (out of memory, io_uring broken).
+ */
+static int stress_phase_run(struct stress_ctx *c,
+			    const struct stress_phase *ph, unsigned int index,
+			    struct verify_report *rep)
+{
+	struct stress_phase_result *pr = index != -1u ?
+					 &c->res->phases[index] : NULL;
+	struct ioengine_req *done[STRESS_MAP_REAP];
+	double start, istart, last_progress = 0, now;
+	uint64_t ibytes = 0, iios = 0;
+	double interval = (c->cfg->interval_ms ? c->cfg->interval_ms : 1000) /
+			  1000.0;
+	struct stress_loop l = {
+		.ph = ph, .index = index, .rep = rep,
+		.lowest_failed = UINT64_MAX,
+		.mixed_next = STRESS_MIXED_EVERY,
+	};
+	unsigned int qd = ph->qd < c->nslots ? ph->qd : c->nslots;
+	int n, i, err = 0;
+
+	stress_marker(c, ph->name, "start", "block=%" PRIu32 " qd=%u "
+		      "size=%" PRIu64, ph->block, qd, ph->region);
+	start = istart = stress_now();
+	for (;;) {
+		uint64_t off;
+		uint32_t len;
+		bool wr;
+
+		if (l.fsync_pending && !l.inflight) {
+			/* the end of a mixed burst: everything so far */
+			l.fsync_pending = false;
+			err = ioengine_fsync(c->io);
+			if (err)
+				stress_msg(c, "fsync: %s", strerror(-err));
+			err = 0;
+		}
+		while (l.inflight < qd &&
+		       stress_next(c, &l, start, &off, &len, &wr)) {
+			unsigned int s = c->free_slots[--c->nfree];
+			struct ioengine_req *r = &c->reqs[s];
+
+			r->buf = c->bufs + (size_t)s * c->slot_len;
+			r->offset = off;
+			r->len = len;
+			r->write = wr;
+			r->slot = s;
+			if (wr)
+				pattern_fill(c->run, r->buf, len, off);
+			err = ioengine_queue(c->io, r);
+			if (err) {
+				c->free_slots[c->nfree++] = s;
+				goto out;
+			}
+			l.inflight++;
+		}
+		if (!l.inflight) {
+			if (l.want_reopen) {
+				l.want_reopen = false;
+				err = stress_reopen(c, ph->name,
+						    ph->write && !ph->random ?
+						    l.lowest_failed : 0);
+				if (err == -ENODEV) {
+					l.failed = true;
+					err = 0;
+					break;
+				}
+				if (err)
+					goto out;
+				l.stop_issuing = false;
+				l.lowest_failed = UINT64_MAX;
+				continue;
+			}
+			break;
+		}
+		n = ioengine_reap(c->io, done, STRESS_MAP_REAP, true);
+		if (n < 0) {
+			err = n;
+			goto out;
+		}
+		for (i = 0; i < n; i++) {
+			uint64_t before = l.done_bytes;
+
+			err = stress_complete(c, &l, done[i]);
+			if (err)
+				goto out;
+			if (l.done_bytes != before) {
+				ibytes += done[i]->len;
+				iios++;
+			}
+		}
+		now = stress_now();
+		if (now - istart >= interval) {
+			if (pr && stress_interval_push(c, index, istart,
+						       now - istart, ibytes,
+						       iios)) {
+				err = -ENOMEM;
+				goto out;
+			}
+			istart = now;
+			ibytes = iios = 0;
+		}
+		if (now - last_progress >= STRESS_PROGRESS_SECS) {
+			stress_progress(c, &l, start, false);
+			last_progress = now;
+		}
+		if (l.failed && !l.inflight)
+			break;
+	}
+	now = stress_now();
+	if (pr && ibytes)
+		stress_interval_push(c, index, istart, now - istart, ibytes,
+				     iios);
+	stress_progress(c, &l, start, true);
+	if (pr) {
+		pr->ph = *ph;
+		pr->bytes = l.done_bytes;
+		pr->ios = l.done_ios;
+		pr->seq_end = ph->random ? 0 : l.next;
+		pr->secs = now - start;
+		pr->mbps = pr->secs > 0 ? (double)pr->bytes / pr->secs / 1e6 :
+			   0;
+		pr->iops = pr->secs > 0 ? (double)pr->ios / pr->secs : 0;
+		pr->errors = l.errors;
+		pr->completed = !l.failed;
+	}
+	if (l.failed)
+		c->res->stopped = true;
+	stress_marker(c, ph->name, "end", "bytes=%" PRIu64 " secs=%.3f "
+		      "errors=%u%s", l.done_bytes, now - start, l.errors,
+		      l.failed ? " stopped=1" : "");
+out:
+	free(l.retry);
+	return err;
+}
+
+static void stress_sleep(double secs)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)secs,
+		.tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9),
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * After an error with --on-error reopen, nothing in flight: wait for the
+ * disk to come back (or to prove it never left), open it again with the
+ * same checks, and verify [0, @written_below) - what the phase had written
+ * before the failure.
+ *
+ * Return: 0, -ENODEV when it did not come back in time, or another
+ * negative errno when the run cannot go on.
+ */
+static int stress_reopen(struct stress_ctx *c, const char *phase,
+			 uint64_t written_below)
+{
+	struct blkdev_open_opts bo = *c->bo;
+	struct blkdev_identity id = c->t->id;
+	char path[4096], name[BLKDEV_NAME_MAX], why[BLKDEV_WHY_MAX];
+	double start = stress_now(), deadline;
+	bool was_block = c->t->is_blockdev, saw_gone = false;
+	struct stat st;
+	int err;
+
+	deadline = start + (c->cfg->reopen_timeout > 0 ?
+			    c->cfg->reopen_timeout : 120);
+	snprintf(path, sizeof(path), "%s", c->t->path);
+	if (c->res->reopens >= STRESS_MAX_REOPENS) {
+		stress_msg(c, "%u reopens already: giving up",
+			   c->res->reopens);
+		return -ENODEV;
+	}
+	stress_marker(c, phase, "wait", "serial=%s",
+		      id.serial[0] ? id.serial : "-");
+	if (was_block && id.serial[0])
+		stress_msg(c, "waiting up to %.0f s for the disk with USB "
+			   "serial %s (%s) to come back",
+			   deadline - start, id.serial, id.usb_id);
+	else
+		stress_msg(c, "waiting up to %.0f s to reopen %s",
+			   deadline - start, path);
+	blkdev_close(c->t);
+	bo.size = c->res->size;
+
+	for (;;) {
+		double now = stress_now();
+
+		if (now >= deadline) {
+			stress_msg(c, "gave up: %s did not come back", path);
+			stress_marker(c, phase, "gone", NULL);
+			return -ENODEV;
+		}
+		if (was_block && id.serial[0]) {
+			struct blkdev_identity cur;
+			bool same;
+
+			err = blkdev_find_identity(&id, name, sizeof(name),
+						   &cur);
+			same = !err && !strcmp(cur.syspath, id.syspath);
+			/*
+			 * The instance that failed is accepted only if it
+			 * never went away for STRESS_REOPEN_SETTLE: a disk
+			 * being torn down after a disconnect still shows
+			 * in sysfs for a while, and writes to it fail.
+			 * After an unplug the disk that comes back is a
+			 * new instance (new SCSI host, so a new syspath).
+			 */
+			if (err || (same && saw_gone)) {
+				saw_gone = true;
+				stress_sleep(0.2);
+				continue;
+			}
+			if (same && now - start < STRESS_REOPEN_SETTLE) {
+				stress_sleep(0.2);
+				continue;
+			}
+			snprintf(path, sizeof(path), "/dev/%s", name);
+			if (stat(path, &st)) {
+				stress_sleep(0.2);
+				continue;
+			}
+		} else if (now - start < 1.0) {
+			stress_sleep(0.2);
+			continue;
+		}
+		err = blkdev_open(path, &bo, c->t, why, sizeof(why));
+		if (!err)
+			break;
+		stress_sleep(0.5);
+	}
+	c->res->reopens++;
+	ioengine_set_fd(c->io, c->t->fd);
+	stress_msg(c, "reopened %s after %.1f s", path, stress_now() - start);
+	stress_marker(c, phase, "reopened", "path=%s", path);
+
+	if (written_below && written_below != UINT64_MAX) {
+		struct stress_phase rv;
+
+		stress_phase_set(&rv, "reverify", "", false, false,
+				 c->slot_len, c->nslots, written_below, 0);
+		rv.block = c->slot_len;
+		rv.region = written_below - written_below %
+			    c->run->sector_size;
+		c->in_reverify = true;
+		err = stress_phase_run(c, &rv, -1u, c->res->reopen_report);
+		c->in_reverify = false;
+		if (err)
+			return err;
+		stress_msg(c, "verified %" PRIu64 " bytes written before the "
+			   "failure: %" PRIu64 " bad sectors", rv.region,
+			   verify_report_bad(c->res->reopen_report));
+		if (c->res->stopped)
+			return -ENODEV;
+	}
+	return 0;
+}
+
+/* Read the first bytes of the target to find an earlier run. */
+static int stress_probe(struct stress_ctx *c, struct pattern_header *h)
+{
+	size_t len = c->t->size < STRESS_FIND_MAX ? c->t->size :
+		     STRESS_FIND_MAX;
+	ssize_t n;
+
+	len -= len % 512;
+	if (len > (size_t)c->slot_len * c->nslots)
+		len = (size_t)c->slot_len * c->nslots;
+	n = pread(c->t->fd, c->bufs, len, 0);
+	if (n < 0 && errno == EINVAL && c->t->direct) {
+		if (blkdev_drop_direct(c->t))
+			return -EINVAL;
+		n = pread(c->t->fd, c->bufs, len, 0);
+	}
+	if (n < 0)
+		return -errno;
+	return stress_find_run(c->bufs, (size_t)n - (size_t)n % 512,
+			       c->t->lbs, h);
+}
+
+/**
+ * stress_run() - run a profile on an open target
+ * @t:   the target, from blkdev_open(); may be reopened
+ * @bo:  the options it was opened with (for a reopen)
+ * @cfg: what to run
+ * @res: the results; free with stress_result_free() whatever this returns
+ *
+ * Return: 0 when the run happened (errors and bad sectors are in @res), or
+ * a negative errno when it could not (-ENOENT: --verify-only found no
+ * earlier run; -EINVAL: a profile that does not fit the target).
+ */
+int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
+	       const struct stress_config *cfg, struct stress_result *res)
+{
+	struct stress_phase plan[STRESS_MAX_PHASES];
+	struct stress_ctx c = {
+		.t = t, .bo = bo, .cfg = cfg, .res = res, .marker_fd = -1,
+	};
+	struct pattern_header h;
+	uint32_t ss = t->lbs, max_block = 0;
+	unsigned int max_qd = 0, i;
+	const char *const *m;
+	size_t np;
+	int n, err;
+	double first_rate = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->report = calloc(1, sizeof(*res->report));
+	res->reopen_report = calloc(1, sizeof(*res->reopen_report));
+	c.run = calloc(1, sizeof(*c.run));
+	c.scratch = calloc(1, sizeof(*c.scratch));
+	if (!res->report || !res->reopen_report || !c.run || !c.scratch) {
+		err = -ENOMEM;
+		goto out;
+	}
+	verify_report_init(res->report);
+	verify_report_init(res->reopen_report);
+
+	n = stress_plan(cfg, t->size, t->lbs, plan, STRESS_MAX_PHASES);
+	if (n <= 0) {
+		err = n ? n : -EINVAL;
+		goto out;
+	}
+	np = (size_t)n;
+	for (i = 0; i < np; i++) {
+		if (plan[i].block > max_block)
+			max_block = plan[i].block;
+		if (plan[i].qd > max_qd)
+			max_qd = plan[i].qd;
+	}
+	c.nslots = max_qd;
+	c.slot_len = max_block;
+	if (posix_memalign((void **)&c.bufs, STRESS_BUF_ALIGN,
+			   (size_t)c.nslots * c.slot_len)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	c.reqs = calloc(c.nslots, sizeof(*c.reqs));
+	c.free_slots = calloc(c.nslots, sizeof(*c.free_slots));
+	if (!c.reqs || !c.free_slots) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < c.nslots; i++)
+		c.free_slots[c.nfree++] = i;
+	if (getrandom(&c.rng, sizeof(c.rng), 0) != sizeof(c.rng))
+		c.rng = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
+
+	/*
+	 * An earlier run on the target: --verify-only checks it; a new
+	 * write keeps its run id with the next generation, so data an
+	 * earlier write left behind is reported as exactly that.
+	 */
+	err = stress_probe(&c, &h);
+	if (err && err != -ENOENT)
+		goto out;
+	res->direct = t->direct;
+	res->size = t->size;
+	if (cfg->verify_only) {
+		if (err) {
+			err = -ENOENT;
+			goto out;
+		}
+		ss = h.sector_size;
+		res->run_id = h.run_id;
+		res->generation = h.generation;
+		res->start_time = h.start_time;
+		if (!cfg->size && h.run_size < t->size)
+			res->size = h.run_size;
+		res->continued = true;
+		/* the plan's region is --size or the target: re-plan */
+		{
+			struct stress_config vc = *cfg;
+
+			vc.size = res->size;
+			n = stress_plan(&vc, t->size, t->lbs, plan,
+					STRESS_MAX_PHASES);
+			if (n <= 0) {
+				err = n ? n : -EINVAL;
+				goto out;
+			}
+			np = (size_t)n;
+		}
+		err = pattern_run_init(c.run, h.run_id, h.generation, ss,
+				       h.run_size, h.start_time);
+	} else {
+		if (!err && h.sector_size == ss) {
+			res->run_id = h.run_id;
+			res->generation = h.generation + 1;
+			res->continued = true;
+		} else {
+			res->run_id = stress_rand(&c);
+			res->generation = 1;
+		}
+		res->start_time = (uint64_t)time(NULL);
+		err = pattern_run_init(c.run, res->run_id, res->generation, ss,
+				       res->size, res->start_time);
+	}
+	if (err)
+		goto out;
+	res->sector_size = ss;
+
+	err = ioengine_create(cfg->engine, t->fd, c.nslots, &c.io);
+	if (err) {
+		stress_msg(&c, "%s: %s", ioengine_kind_name(cfg->engine),
+			   strerror(-err));
+		goto out;
+	}
+	res->engine = ioengine_kind_name(cfg->engine);
+
+	for (m = cfg->trace_marker ? (const char *const[]){
+			cfg->trace_marker, NULL } : stress_trace_markers;
+	     *m && c.marker_fd < 0; m++)
+		c.marker_fd = open(*m, O_WRONLY | O_CLOEXEC);
+
+	c.t0 = stress_now();
+	stress_marker(&c, "run", "start", "size=%" PRIu64 " sector=%" PRIu32
+		      " target=%s", res->size, ss, t->path);
+	for (i = 0; i < np && !res->stopped; i++) {
+		struct stress_phase *ph = &plan[i];
+
+		/* A sequential read after a timed sequential write checks
+		 * what the write reached, not what an earlier one left. */
+		if (i && !ph->write && !ph->random && plan[i - 1].write &&
+		    !plan[i - 1].random && plan[i - 1].limit_secs > 0 &&
+		    res->nphases) {
+			uint64_t w = res->phases[res->nphases - 1].seq_end;
+
+			if (w < ph->region)
+				ph->region = w - w % ph->block;
+			if (!ph->region)
+				continue;
+		}
+
+		err = stress_phase_run(&c, ph, (unsigned int)res->nphases,
+				       res->report);
+		if (err)
+			goto out;
+		res->nphases++;
+
+		/* A filesystem that took O_DIRECT at open but not in I/O. */
+		if (res->nphases == 1 && t->direct && res->nerrors &&
+		    res->errors[0].err == EINVAL && !res->phases[0].bytes) {
+			if (blkdev_drop_direct(t))
+				break;
+			stress_msg(&c, "%s: O_DIRECT refused, using the page "
+				   "cache", t->path);
+			res->direct = false;
+			res->stopped = false;
+			res->nerrors = 0;
+			res->errors_total = 0;
+			res->nphases = 0;
+			res->nintervals = 0;
+			i--;
+			continue;
+		}
+
+		if (cfg->profile == STRESS_PROFILE_SOAK && i == np - 1 &&
+		    !res->stopped) {
+			const struct stress_phase_result *w =
+				&res->phases[res->nphases - 2];
+			double dur = cfg->duration ? cfg->duration : 60;
+
+			if (w->ph.cycle == 1)
+				first_rate = w->mbps;
+			else if (w->mbps < first_rate * STRESS_SOAK_SLOW)
+				res->soak_slow = true;
+			if (stress_now() - c.t0 >= dur ||
+			    np + 2 > STRESS_MAX_PHASES)
+				break;
+			/* Next cycle: a new generation over the same area. */
+			plan[np] = plan[np - 2];
+			plan[np + 1] = plan[np - 1];
+			plan[np].cycle = plan[np + 1].cycle =
+				plan[np - 1].cycle + 1;
+			np += 2;
+			res->generation++;
+			err = pattern_run_init(c.run, res->run_id,
+					       res->generation, ss, res->size,
+					       res->start_time);
+			if (err)
+				goto out;
+		}
+	}
+	for (i = 0; i < res->nphases; i++) {
+		bool *dip = calloc(res->nintervals ? res->nintervals : 1, 1);
+		size_t k;
+
+		if (!dip)
+			break;
+		stress_flag_dips(res->intervals, res->nintervals, i, dip,
+				 &res->phases[i].dips);
+		for (k = 0; k < res->nintervals; k++)
+			if (dip[k])
+				res->intervals[k].dip = true;
+		free(dip);
+		if (cfg->profile == STRESS_PROFILE_SOAK &&
+		    res->phases[i].ph.write && first_rate > 0 &&
+		    res->phases[i].mbps < first_rate * STRESS_SOAK_SLOW)
+			res->phases[i].slow = true;
+	}
+	verify_report_finish(res->report);
+	verify_report_finish(res->reopen_report);
+	res->secs = stress_now() - c.t0;
+	stress_marker(&c, "run", "end", "errors=%" PRIu64 " bad=%" PRIu64,
+		      res->errors_total, verify_report_bad(res->report));
+	err = 0;
+out:
+	if (c.marker_fd >= 0)
+		close(c.marker_fd);
+	ioengine_free(c.io);
+	free(c.bufs);
+	free(c.reqs);
+	free(c.free_slots);
+	free(c.bad);
+	free(c.run);
+	free(c.scratch);
+	return err;
+}
+
+void stress_result_free(struct stress_result *res)
+{
+	if (!res)
+		return;
+	free(res->intervals);
+	free(res->report);
+	free(res->reopen_report);
+	res->intervals = NULL;
+	res->report = NULL;
+	res->reopen_report = NULL;
+}

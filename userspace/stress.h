@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * stress.h - the workloads of "usbtrail stress": phases of reads and
+ * writes in the self-describing pattern, timed, verified, and logged per
+ * interval.
+ */
+#ifndef USBTRAIL_STRESS_H
+#define USBTRAIL_STRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blkdev.h"
+#include "ioengine.h"
+#include "verify.h"
+
+enum stress_profile {
+	STRESS_PROFILE_SEQ,
+	STRESS_PROFILE_CDM,
+	STRESS_PROFILE_SWEEP,
+	STRESS_PROFILE_SOAK,
+	STRESS_PROFILE_MIXED,
+};
+
+enum stress_on_error {
+	STRESS_ON_ERROR_STOP,
+	STRESS_ON_ERROR_CONTINUE,
+	STRESS_ON_ERROR_REOPEN,
+};
+
+#define STRESS_MAX_PHASES	64
+#define STRESS_MAX_ERRORS	1024
+#define STRESS_DIP_FRACTION	0.5	/* of the phase's pace (90th pct.) */
+#define STRESS_SOAK_SLOW	0.7	/* of the first cycle's rate */
+
+/* One timed stretch of I/O of one kind. */
+struct stress_phase {
+	char name[32];		/* "write", "read", "Seq Write"... */
+	char label[32];		/* CrystalDiskMark row, or "" */
+	bool write;
+	bool random;
+	bool mixed;		/* random 4K writes and fsyncs among seq */
+	bool verify;		/* reads: check every sector */
+	uint32_t block;
+	unsigned int qd;
+	uint64_t region;	/* bytes from offset 0 */
+	uint64_t limit_bytes;	/* 0: the region once */
+	double limit_secs;	/* 0: none */
+	unsigned int cycle;	/* soak: 1, 2...; else 0 */
+	uint32_t generation;	/* the pattern generation it writes/reads */
+};
+
+struct stress_phase_result {
+	struct stress_phase ph;
+	uint64_t bytes;
+	uint64_t ios;
+	uint64_t seq_end;	/* sequential: how far it got */
+	double secs;
+	double mbps;		/* 10^6 bytes per second, as CDM */
+	double iops;
+	unsigned int dips;
+	unsigned int errors;
+	bool completed;
+	bool slow;		/* soak: below STRESS_SOAK_SLOW of cycle 1 */
+};
+
+struct stress_interval {
+	unsigned int phase;
+	double t;		/* start, seconds since the run began */
+	double secs;
+	uint64_t bytes;
+	uint64_t ios;
+	bool dip;
+};
+
+struct stress_error {
+	double t;		/* seconds since the run began */
+	int err;		/* positive errno */
+	uint64_t offset;
+	uint32_t len;
+	bool write;
+	char phase[32];
+};
+
+struct stress_progress {
+	const char *phase;
+	uint64_t done;
+	uint64_t total;		/* 0 when time-bound */
+	double rate;		/* bytes/s over the phase so far */
+	double elapsed;
+	double eta;		/* seconds, < 0 unknown */
+	bool final;
+};
+
+struct stress_config {
+	enum stress_profile profile;
+	uint64_t size;		/* 0: the profile's default */
+	uint32_t block;		/* 0: the profile's default */
+	unsigned int qd;	/* 0: the profile's default */
+	double duration;	/* 0: the profile's default */
+	enum stress_on_error on_error;
+	enum ioengine_kind engine;
+	unsigned int interval_ms;
+	bool verify_only;
+	double reopen_timeout;
+	const char *trace_marker;	/* path; NULL: the kernel's */
+	void (*progress)(void *ctx, const struct stress_progress *p);
+	void (*message)(void *ctx, const char *line);
+	void *ctx;
+};
+
+struct stress_result {
+	uint64_t run_id;
+	uint32_t generation;	/* last written (or found) */
+	uint32_t sector_size;
+	uint64_t size;
+	uint64_t start_time;
+	bool continued;		/* run id taken over from the target */
+	bool direct;
+	const char *engine;
+	size_t nphases;
+	struct stress_phase_result phases[STRESS_MAX_PHASES];
+	size_t nintervals;
+	struct stress_interval *intervals;
+	size_t nerrors;
+	uint64_t errors_total;
+	struct stress_error errors[STRESS_MAX_ERRORS];
+	struct verify_report *report;		/* every read-back */
+	struct verify_report *reopen_report;	/* after each reopen */
+	unsigned int reopens;
+	uint64_t not_written;	/* bytes skipped: their writes failed */
+	bool stopped;		/* by an error or a failed reopen */
+	bool soak_slow;
+	double secs;
+};
+
+int stress_plan(const struct stress_config *cfg, uint64_t target_size,
+		uint32_t lbs, struct stress_phase *phases, size_t max);
+int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
+	       const struct stress_config *cfg, struct stress_result *res);
+void stress_result_free(struct stress_result *res);
+void stress_flag_dips(const struct stress_interval *iv, size_t n,
+		      unsigned int phase, bool *dip, unsigned int *ndips);
+int stress_find_run(const void *buf, size_t len, uint32_t lbs,
+		    struct pattern_header *out);
+
+#endif /* USBTRAIL_STRESS_H */
