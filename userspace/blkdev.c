@@ -288,6 +288,8 @@ static void blkdev_identity_get(const char *name, uint64_t size,
 	char link[PATH_MAX], real[PATH_MAX], vid[8], pid[8];
 	char *slash;
 
+	char num[32];
+
 	memset(id, 0, sizeof(*id));
 	id->size = size;
 	snprintf(link, sizeof(link), "%s/class/block/%s", blkdev_sysfs, name);
@@ -295,6 +297,8 @@ static void blkdev_identity_get(const char *name, uint64_t size,
 		return;
 	if (strlen(real) < sizeof(id->syspath))
 		memcpy(id->syspath, real, strlen(real) + 1);
+	if (!blkdev_read_attr(real, "diskseq", num, sizeof(num)))
+		id->diskseq = strtoull(num, NULL, 10);
 	while ((slash = strrchr(real, '/')) && slash > real) {
 		*slash = '\0';
 		if (blkdev_read_attr(real, "idVendor", vid, sizeof(vid)))
@@ -305,6 +309,8 @@ static void blkdev_identity_get(const char *name, uint64_t size,
 		if (blkdev_read_attr(real, "serial", id->serial,
 				     sizeof(id->serial)))
 			id->serial[0] = '\0';
+		if (!blkdev_read_attr(real, "devnum", num, sizeof(num)))
+			id->devnum = strtoul(num, NULL, 10);
 		return;
 	}
 }

@@ -21,8 +21,13 @@ struct blkdev_identity {
 	char serial[BLKDEV_SERIAL_MAX];	/* USB iSerial, "" if none */
 	char usb_id[16];		/* "vvvv:pppp", "" if not USB */
 	uint64_t size;			/* bytes */
-	char syspath[512];		/* this instance: sysfs path of the
-					 * disk, new on each enumeration */
+	char syspath[512];		/* sysfs path of the disk; the same
+					 * after a replug into the same port */
+	uint64_t diskseq;		/* /sys/block/X/diskseq (Linux 5.15+):
+					 * new for every disk instance; 0 if
+					 * the kernel has none */
+	unsigned int devnum;		/* the USB device's number: new on
+					 * each enumeration; 0 if not USB */
 };
 
 struct blkdev_target {

@@ -944,14 +944,18 @@ static int stress_reopen(struct stress_ctx *c, const char *phase,
 
 			err = blkdev_find_identity(&id, name, sizeof(name),
 						   &cur);
-			same = !err && !strcmp(cur.syspath, id.syspath);
+			same = !err && !strcmp(cur.syspath, id.syspath) &&
+			       cur.diskseq == id.diskseq &&
+			       cur.devnum == id.devnum;
 			/*
 			 * The instance that failed is accepted only if it
 			 * never went away for STRESS_REOPEN_SETTLE: a disk
 			 * being torn down after a disconnect still shows
 			 * in sysfs for a while, and writes to it fail.
 			 * After an unplug the disk that comes back is a
-			 * new instance (new SCSI host, so a new syspath).
+			 * new instance: a new diskseq and USB device
+			 * number, though back in the same port it has
+			 * the same sysfs path (and often the same name).
 			 */
 			if (err || (same && saw_gone)) {
 				saw_gone = true;
