@@ -91,6 +91,7 @@ static const struct {
 	{ 0x3f, 0x01, "Microcode has been changed" },
 	{ 0x3f, 0x0e, "Reported luns data has changed" },
 	{ 0x44, 0x00, "Internal target failure" },
+	{ 0x4b, 0x00, "Data phase error" },
 	{ 0x5d, 0x00, "Failure prediction threshold exceeded" },
 };
 
@@ -450,7 +451,7 @@ static bool classify_match(const char *msg,
 		return true;
 	}
 	if ((p = strstr(rest, "-fs error (device ")) ||
-	    (!strncmp(rest, "FAT-fs (", 8) && (p = rest))) {
+	    (!strncmp(msg, "FAT-fs (", 8) && (p = msg))) {
 		inc->kind = CLASSIFY_FS_ERROR;
 		p = strchr(p, '(');
 		p += strcspn(p, " ") < strcspn(p, ")") ?
@@ -474,6 +475,16 @@ static bool classify_match(const char *msg,
 	}
 	if ((p = strstr(rest, "Sense Key : "))) {
 		inc->kind = CLASSIFY_SENSE;
+		classify_sense_key(inc, p + 12);
+		return true;
+	}
+	/* 2.6: "Current sda: sense key Hardware Error" */
+	if ((p = strstr(msg, ": sense key ")) &&
+	    (!strncmp(msg, "Current ", 8) || !strncmp(msg, "Deferred ", 9))) {
+		inc->kind = CLASSIFY_SENSE;
+		classify_token(inc->dev, strchr(msg, ' ') + 1, ":");
+		classify_whole_disk(inc->dev);
+		strcpy(inc->disk, inc->dev);
 		classify_sense_key(inc, p + 12);
 		return true;
 	}
@@ -594,6 +605,11 @@ int classify_feed(struct classify *c, const struct kmsg_record *rec,
 	if ((p = strstr(rest, "Add. Sense: ")) && c->sense_pending &&
 	    !strcmp(inc.dev, c->sense.dev)) {
 		classify_add_sense(&c->sense, p + 12);
+		return classify_emit_sense(c, out);
+	}
+	/* 2.6: "Additional sense: Data phase error", no device named */
+	if (!strncmp(msg, "Additional sense: ", 18) && c->sense_pending) {
+		classify_add_sense(&c->sense, msg + 18);
 		return classify_emit_sense(c, out);
 	}
 	if (!classify_match(msg, rest, &inc))

@@ -223,11 +223,16 @@ static void cmd_analyze_details(const struct classify_incident *inc,
 	buf[0] = '\0';
 	switch (inc->kind) {
 	case CLASSIFY_SENSE:
-		snprintf(buf, len, "key=%d (%s) asc=0x%02x ascq=0x%02x (%s)",
-			 inc->key, inc->key_text ? inc->key_text : "?",
-			 inc->asc < 0 ? 0xff : inc->asc,
-			 inc->ascq < 0 ? 0xff : inc->ascq,
-			 inc->asc_text[0] ? inc->asc_text : "?");
+		if (inc->asc < 0 || inc->ascq < 0)
+			snprintf(buf, len, "key=%d (%s) asc=? ascq=? (%s)",
+				 inc->key, inc->key_text ? inc->key_text : "?",
+				 inc->asc_text[0] ? inc->asc_text : "?");
+		else
+			snprintf(buf, len,
+				 "key=%d (%s) asc=0x%02x ascq=0x%02x (%s)",
+				 inc->key, inc->key_text ? inc->key_text : "?",
+				 inc->asc, inc->ascq,
+				 inc->asc_text[0] ? inc->asc_text : "?");
 		break;
 	case CLASSIFY_IO_ERROR:
 		snprintf(buf, len, "sector=%lld", (long long)inc->sector);

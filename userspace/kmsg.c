@@ -171,6 +171,28 @@ static void kmsg_set_msg(struct kmsg_record *rec, const char *p,
 	rec->msg_len = (size_t)(end - p);
 }
 
+/*
+ * journalctl -o short-monotonic: "[  170.483679] host kernel: msg", the
+ * host sometimes cut away by whoever pasted it.
+ */
+static void kmsg_strip_tag(struct kmsg_record *rec)
+{
+	static const char tag[] = "kernel: ";
+	const char *p = rec->msg, *end = rec->msg + rec->msg_len;
+	const char *sp = memchr(p, ' ', rec->msg_len);
+
+	if (sp && sp > p && sp[-1] != ':' &&
+	    (size_t)(end - sp - 1) >= sizeof(tag) - 1 &&
+	    !memcmp(sp + 1, tag, sizeof(tag) - 1))
+		p = sp + 1;
+	if ((size_t)(end - p) < sizeof(tag) - 1 ||
+	    memcmp(p, tag, sizeof(tag) - 1))
+		return;
+	p += sizeof(tag) - 1;
+	rec->msg = p;
+	rec->msg_len = (size_t)(end - p);
+}
+
 static int kmsg_parse_bracket(const char *p, const char *end,
 			      struct kmsg_record *rec)
 {
@@ -184,6 +206,7 @@ static int kmsg_parse_bracket(const char *p, const char *end,
 		return -EINVAL;
 	}
 	kmsg_set_msg(rec, p, end);
+	kmsg_strip_tag(rec);
 	return 0;
 }
 
@@ -231,11 +254,15 @@ static int kmsg_parse_syslog_tail(const char *p, const char *end,
 
 	if (!kmsg_expect(&p, end, ' '))
 		return -EINVAL;
-	host = p;
-	while (p < end && *p != ' ')
-		p++;
-	if (p == host || !kmsg_expect(&p, end, ' '))
-		return -EINVAL;
+	/* busybox syslogd writes no host name */
+	if ((size_t)(end - p) < sizeof(tag) - 1 ||
+	    memcmp(p, tag, sizeof(tag) - 1)) {
+		host = p;
+		while (p < end && *p != ' ')
+			p++;
+		if (p == host || !kmsg_expect(&p, end, ' '))
+			return -EINVAL;
+	}
 	if ((size_t)(end - p) < sizeof(tag) - 1 ||
 	    memcmp(p, tag, sizeof(tag) - 1))
 		return KMSG_NOT_KERNEL;
@@ -302,6 +329,24 @@ static int kmsg_parse_iso(const char *p, const char *end,
 }
 
 /*
+ * dmesg of kernels without CONFIG_PRINTK_TIME (most 2.6 distributions):
+ * no prefix at all.  Taken as a kernel message without a time; the
+ * classifier ignores what it does not know.  '#' starts a comment.
+ */
+static int kmsg_parse_plain(const char *p, const char *end,
+			    struct kmsg_record *rec)
+{
+	/* no kernel line starts so; fixtures and notes do */
+	if (*p == '#')
+		return KMSG_NOT_KERNEL;
+	rec->format = KMSG_FMT_PLAIN;
+	rec->clock = KMSG_CLOCK_NONE;
+	rec->msg = p;
+	rec->msg_len = (size_t)(end - p);
+	return 0;
+}
+
+/*
  * Returns 0 and fills rec (rec->msg points into line), KMSG_NOT_KERNEL for
  * a line in no kernel form (another program's syslog line, a shell line in
  * a console log, a /dev/kmsg dictionary line), or -EINVAL for a malformed
@@ -337,7 +382,7 @@ int kmsg_parse_line(const char *line, size_t len, struct kmsg_record *rec)
 		 memchr(line, ',', len < 6 ? len : 6))
 		ret = kmsg_parse_devkmsg(line, end, &r);
 	else
-		ret = KMSG_NOT_KERNEL;
+		ret = kmsg_parse_plain(line, end, &r);
 	if (ret)
 		return ret;
 	*rec = r;
@@ -421,8 +466,8 @@ int kmsg_export_feed(struct kmsg_export *ex, const char *line, size_t len,
 		else if (ex->not_kernel)
 			ret = KMSG_NOT_KERNEL;
 		else
-			ret = 1;
-		if (ret == 1) {
+			ret = KMSG_RECORD;
+		if (ret == KMSG_RECORD) {
 			*rec = (struct kmsg_record) {
 				.msg = ex->msg, .msg_len = ex->msg_len,
 				.t = ex->t, .clock = ex->clock,

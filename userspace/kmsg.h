@@ -24,6 +24,7 @@ enum kmsg_format {
 	KMSG_FMT_SYSLOG,	/* Nov 29 23:10:27 host kernel: [..] msg */
 	KMSG_FMT_KMSG,		/* 6,1234,5678901,-;msg (/dev/kmsg) */
 	KMSG_FMT_EXPORT,	/* journalctl -o export entry */
+	KMSG_FMT_PLAIN,		/* dmesg without times: msg only */
 };
 
 /* Which clock t is on. */
@@ -45,15 +46,16 @@ struct kmsg_record {
 };
 
 /* kmsg_parse_line() results besides 0 (a record) */
-#define KMSG_NOT_KERNEL	1	/* well-formed, but not a kernel message */
+#define KMSG_RECORD	1	/* kmsg_export_feed(): an entry is complete */
+#define KMSG_NOT_KERNEL	2	/* well-formed, but not a kernel message */
 
 int kmsg_parse_line(const char *line, size_t len, struct kmsg_record *rec);
 
 /*
  * journalctl -o export: feed every line of the stream; a blank line ends an
- * entry.  Returns 1 and fills rec (msg points into ex, valid until the next
- * call) when an entry with a MESSAGE ends, 0 when more lines are needed,
- * KMSG_NOT_KERNEL for an entry from another program, -EINVAL for a
+ * entry.  Returns KMSG_RECORD and fills rec (msg points into ex, valid
+ * until the next call) when an entry with a MESSAGE ends, 0 when more lines
+ * are needed, KMSG_NOT_KERNEL for an entry from another program, -EINVAL for a
  * malformed entry (counted by the caller and skipped).
  */
 struct kmsg_export {
