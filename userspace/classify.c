@@ -287,18 +287,22 @@ static void classify_who(struct classify *c, const char *msg,
 		classify_usb_name(inc->dev);
 }
 
-static long classify_num_after(const char *s, const char *key, bool *ok)
+/* The number after the first @key in @s: decimal, or hex with 0x. */
+static long long classify_num_after(const char *s, const char *key, bool *ok)
 {
 	const char *p = strstr(s, key);
 	char *end;
-	long v;
+	long long v;
 
 	*ok = false;
 	if (!p)
 		return 0;
 	p += strlen(key);
 	errno = 0;
-	v = strtol(p, &end, 0);
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		v = strtoll(p, &end, 16);
+	else
+		v = strtoll(p, &end, 10);
 	if (end == p || errno)
 		return 0;
 	*ok = true;
@@ -354,7 +358,7 @@ static void classify_add_sense(struct classify_incident *inc, const char *s)
 {
 	size_t n = strlen(s);
 	bool ok1, ok2;
-	long asc, ascq;
+	long long asc, ascq;
 
 	while (n && s[n - 1] == ' ')
 		n--;
@@ -405,6 +409,9 @@ static int classify_chain_join(struct classify *c,
 	return 1;
 }
 
+/* USB device numbers are 1..127 per bus; anything sane is kept */
+#define CLASSIFY_DEVNUM_MAX	0xffff
+
 static bool classify_has(const char *s, const char *what)
 {
 	return strstr(s, what) != NULL;
@@ -416,7 +423,7 @@ static bool classify_match(const char *msg,
 {
 	const char *p;
 	bool ok;
-	long v;
+	long long v;
 
 	if ((p = strstr(rest, "error, dev "))) {
 		/* blk_update_request / end_request / blk-mq "I/O error" */
@@ -427,10 +434,6 @@ static bool classify_match(const char *msg,
 		v = classify_num_after(p, ", sector ", &ok);
 		if (ok && v >= 0)
 			inc->sector = v;
-		/* the dev parse may pick up a longer number: reread */
-		if (ok)
-			inc->sector = strtoll(strstr(p, ", sector ") + 9,
-					      NULL, 10);
 		return true;
 	}
 	if ((p = strstr(rest, "Buffer I/O error on dev ")) ||
@@ -470,6 +473,8 @@ static bool classify_match(const char *msg,
 			return false;
 		inc->kind = CLASSIFY_SUPPRESSED;
 		inc->count = strtol(q, NULL, 10);
+		if (inc->count < 0)
+			inc->count = -1;
 		inc->dev[0] = '\0';
 		return true;
 	}
@@ -510,14 +515,14 @@ static bool classify_match(const char *msg,
 		classify_copy(inc->speed, sizeof(inc->speed), rest + 6,
 			      (size_t)(p - rest - 6));
 		v = classify_num_after(p, "number ", &ok);
-		if (ok)
+		if (ok && v >= 0 && v <= CLASSIFY_DEVNUM_MAX)
 			inc->devnum = (int)v;
 		return true;
 	}
 	if ((p = strstr(rest, "USB disconnect, device number "))) {
 		inc->kind = CLASSIFY_DISCONNECT;
 		v = classify_num_after(p, "number ", &ok);
-		if (ok)
+		if (ok && v >= 0 && v <= CLASSIFY_DEVNUM_MAX)
 			inc->devnum = (int)v;
 		return true;
 	}
@@ -537,10 +542,10 @@ static bool classify_match(const char *msg,
 	    classify_has(rest, "can't read configurations")) {
 		inc->kind = CLASSIFY_ENUM_FAILURE;
 		v = classify_num_after(rest, "error ", &ok);
-		if (ok && v < 0)
+		if (ok && v < 0 && v > -4096)	/* MAX_ERRNO */
 			inc->err = (int)-v;
 		v = classify_num_after(rest, "address ", &ok);
-		if (ok)
+		if (ok && v >= 0 && v <= CLASSIFY_DEVNUM_MAX)
 			inc->devnum = (int)v;
 		return true;
 	}
@@ -641,8 +646,7 @@ int classify_feed(struct classify *c, const struct kmsg_record *rec,
 
 			to.kind = CLASSIFY_TIMEOUT;
 			to.inferred = true;
-			classify_chain_join(c, &to, !c->chain ||
-					    !c->chain_timeout);
+			classify_chain_join(c, &to, true);
 			c->chain_timeout = true;
 			out[n++] = to;
 		}

@@ -334,6 +334,55 @@ static void test_sense_alone(void **state)
 	assert_string_equal(inc[0].dev, "sdb");
 }
 
+static int feed_line(struct classify *c, const char *line,
+		     struct classify_incident *inc)
+{
+	struct kmsg_record r;
+
+	assert_int_equal(kmsg_parse_line(line, strlen(line), &r), 0);
+	return classify_feed(c, &r, inc);
+}
+
+/* An abort long after the last chain opens a new one with its timeout. */
+static void test_chain_window(void **state)
+{
+	struct classify_incident inc[CLASSIFY_MAX_OUT];
+	struct classify c;
+	unsigned int first;
+
+	(void)state;
+	classify_init(&c);
+	assert_int_equal(feed_line(&c, "[ 10.0] sd 0:0:0:0: [sda] tag#1 "
+				   "uas_eh_abort_handler 0 uas-tag 2", inc), 2);
+	assert_int_equal(inc[0].kind, CLASSIFY_TIMEOUT);
+	first = inc[0].chain;
+	assert_int_not_equal(first, 0);
+	assert_int_equal(inc[1].chain, first);
+	/* 500 s later: a new chain, and both parts in it */
+	assert_int_equal(feed_line(&c, "[ 510.0] sd 0:0:0:0: [sda] tag#1 "
+				   "uas_eh_abort_handler 0 uas-tag 2", inc), 2);
+	assert_int_equal(inc[0].kind, CLASSIFY_TIMEOUT);
+	assert_int_not_equal(inc[0].chain, first);
+	assert_int_equal(inc[1].chain, inc[0].chain);
+	/* a reset long after that joins no chain */
+	assert_int_equal(feed_line(&c, "[ 900.0] usb 2-1: reset SuperSpeed USB "
+				   "device number 2 using xhci_hcd", inc), 1);
+	assert_int_equal(inc[0].chain, 0);
+	/* another disk's timeout opens its own chain */
+	assert_int_equal(feed_line(&c, "[ 901.0] sd 1:0:0:0: [sdb] tag#1 "
+				   "timing out command, waited 180s", inc), 1);
+	assert_string_equal(inc[0].dev, "sdb");
+	assert_int_not_equal(inc[0].chain, 0);
+	/* absurd numbers are not kept */
+	assert_int_equal(feed_line(&c, "[ 902.0] usb 2-1: device descriptor "
+				   "read/64, error -99999999999999999999", inc),
+			 1);
+	assert_int_equal(inc[0].err, -1);
+	assert_int_equal(feed_line(&c, "[ 903.0] I/O error, dev sdb, sector "
+				   "012", inc), 1);
+	assert_int_equal(inc[0].sector, 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_every_kind),
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_sense_alone),
+		cmocka_unit_test(test_chain_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
