@@ -272,17 +272,41 @@ static void cmd_analyze_details(const struct classify_incident *inc,
 	}
 }
 
+/* KMSG_CLOCK_WALL seconds back to "Nov 29 23:10:27", as the log had it */
+static void cmd_analyze_wall(double t, char *buf, size_t len)
+{
+	static const char *const months[12] = {
+		"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+		"Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+	};
+	static const int days[12] = {
+		31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+	};
+	unsigned int s = (unsigned int)t % 86400, day = (unsigned int)t / 86400;
+	unsigned int m = 0;
+
+	while (m < 11 && day >= (unsigned int)days[m])
+		day -= (unsigned int)days[m++];
+	snprintf(buf, len, "%s %2u %02u:%02u:%02u", months[m], (day + 1) % 100,
+		 s / 3600 % 24, s / 60 % 60, s % 60);
+}
+
 static void cmd_analyze_print_text(const struct classify_incident *inc)
 {
-	char details[256], chain[24] = "";
+	char details[256], chain[24] = "", wall[48];
 
 	cmd_analyze_details(inc, details, sizeof(details));
 	if (inc->chain)
 		snprintf(chain, sizeof(chain), " chain=%u", inc->chain);
-	if (inc->clock == KMSG_CLOCK_NONE)
-		printf("%14s", "-");
-	else
-		printf("%14.6f", inc->t);
+	if (inc->clock == KMSG_CLOCK_NONE) {
+		printf("%15s", "-");
+	} else if (inc->clock == KMSG_CLOCK_WALL && inc->t >= 0 &&
+		   inc->t < 366 * 86400.0) {
+		cmd_analyze_wall(inc->t, wall, sizeof(wall));
+		printf("%15s", wall);
+	} else {
+		printf("%15.6f", inc->t);
+	}
 	printf(" %-8s %-12s %s%s\n    %s\n",
 	       inc->dev[0] ? inc->dev : "-", classify_kind_name(inc->kind),
 	       details, chain, inc->line);
