@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd_analyze.c - "usbtrail analyze": options of the classifier that reads
- * a kernel log or a recording and names the USB failures in it.
+ * cmd_analyze.c - "usbtrail analyze": read a kernel log (dmesg, dmesg -T,
+ * syslog, journalctl -k, /dev/kmsg dump, journalctl -o export) or a
+ * test-bed/recording directory, and print the USB storage incidents in it.
  *
- * Only the command line is settled so far; the classifier lands later.
+ * Data flow: a bounded line reader here -> kmsg_parse_line() or
+ * kmsg_export_feed() (kmsg.c) -> classify_feed() (classify.c) -> one text
+ * line or one JSON object per incident.  The input is streamed: memory is
+ * one line buffer and one export entry, whatever the input size.
  */
+#include <errno.h>
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "classify.h"
 #include "cli.h"
+#include "kmsg.h"
 
 #define CMD_ANALYZE_NAME	"analyze"
 
@@ -21,9 +33,9 @@ const char cmd_analyze_help[] =
 "Usage: usbtrail analyze [--json] FILE|DIR|-\n"
 "\n"
 "Classify the USB failures (resets, disconnects, command timeouts, xHCI\n"
-"errors, ...) found in FILE, a dmesg or journalctl text, or in DIR, a\n"
-"recording made by 'usbtrail record'.  '-' reads the text from standard\n"
-"input.\n"
+"errors, ...) found in FILE, a dmesg, syslog, journalctl -k or\n"
+"journalctl -o export text, or in DIR, a test-bed output directory\n"
+"(its console.log or kmsg.txt).  '-' reads the text from standard input.\n"
 "\n"
 "Options:\n"
 "      --json      print JSON instead of text\n"
@@ -73,6 +85,447 @@ static int cmd_analyze_parse(int argc, char **argv,
 	return 0;
 }
 
+/* What one run saw, for the summary. */
+#define CMD_ANALYZE_DEVS	64
+
+struct cmd_analyze_stats {
+	unsigned long lines, kernel, other, malformed, incidents;
+	unsigned long kinds[CLASSIFY_KIND_COUNT];
+	struct {
+		char dev[CLASSIFY_DEV_MAX];
+		unsigned long n;
+	} devs[CMD_ANALYZE_DEVS];
+	unsigned int ndevs;
+	unsigned long devs_other;	/* devices past the table */
+};
+
+static const char *cmd_analyze_clock_name(enum kmsg_clock clock)
+{
+	switch (clock) {
+	case KMSG_CLOCK_MONO:
+		return "monotonic";
+	case KMSG_CLOCK_WALL:
+		return "wall";
+	case KMSG_CLOCK_NONE:
+		break;
+	}
+	return "none";
+}
+
+static void cmd_analyze_count(struct cmd_analyze_stats *st,
+			      const struct classify_incident *inc)
+{
+	const char *dev = inc->dev[0] ? inc->dev : "-";
+	unsigned int i;
+
+	st->incidents++;
+	st->kinds[inc->kind]++;
+	for (i = 0; i < st->ndevs; i++) {
+		if (!strcmp(st->devs[i].dev, dev)) {
+			st->devs[i].n++;
+			return;
+		}
+	}
+	if (st->ndevs == CMD_ANALYZE_DEVS) {
+		st->devs_other++;
+		return;
+	}
+	snprintf(st->devs[st->ndevs].dev, sizeof(st->devs[0].dev), "%s", dev);
+	st->devs[st->ndevs++].n = 1;
+}
+
+static void cmd_analyze_json_int(struct json_object *o, const char *name,
+				 long long v)
+{
+	json_object_object_add(o, name, v < 0 ? NULL : json_object_new_int64(v));
+}
+
+static void cmd_analyze_print_json(const struct classify_incident *inc)
+{
+	struct json_object *o = json_object_new_object();
+	char tbuf[32];
+
+	json_object_object_add(o, "kind",
+		json_object_new_string(classify_kind_name(inc->kind)));
+	json_object_object_add(o, "dev", inc->dev[0] ?
+			       json_object_new_string(inc->dev) : NULL);
+	if (inc->clock == KMSG_CLOCK_NONE) {
+		json_object_object_add(o, "t", NULL);
+	} else {
+		/* as the kernel prints it, not as %.17g would */
+		snprintf(tbuf, sizeof(tbuf), "%.6f", inc->t);
+		json_object_object_add(o, "t",
+				       json_object_new_double_s(inc->t, tbuf));
+	}
+	json_object_object_add(o, "clock", json_object_new_string(
+		cmd_analyze_clock_name(inc->clock)));
+	if (inc->disk[0])
+		json_object_object_add(o, "disk",
+				       json_object_new_string(inc->disk));
+	cmd_analyze_json_int(o, "chain", inc->chain ? (long long)inc->chain : -1);
+	if (inc->inferred)
+		json_object_object_add(o, "inferred",
+				       json_object_new_boolean(1));
+	switch (inc->kind) {
+	case CLASSIFY_SENSE:
+		cmd_analyze_json_int(o, "key", inc->key);
+		json_object_object_add(o, "key_text", inc->key_text ?
+			json_object_new_string(inc->key_text) : NULL);
+		cmd_analyze_json_int(o, "asc", inc->asc);
+		cmd_analyze_json_int(o, "ascq", inc->ascq);
+		json_object_object_add(o, "asc_text", inc->asc_text[0] ?
+			json_object_new_string(inc->asc_text) : NULL);
+		break;
+	case CLASSIFY_IO_ERROR:
+		cmd_analyze_json_int(o, "sector", inc->sector);
+		break;
+	case CLASSIFY_RESET:
+		json_object_object_add(o, "speed",
+				       json_object_new_string(inc->speed));
+		cmd_analyze_json_int(o, "devnum", inc->devnum);
+		break;
+	case CLASSIFY_DISCONNECT:
+		cmd_analyze_json_int(o, "devnum", inc->devnum);
+		break;
+	case CLASSIFY_ENUM_FAILURE:
+		cmd_analyze_json_int(o, "errno", inc->err);
+		json_object_object_add(o, "errno_name", inc->err > 0 &&
+			strerrorname_np(inc->err) ?
+			json_object_new_string(strerrorname_np(inc->err)) :
+			NULL);
+		break;
+	case CLASSIFY_XHCI_ERROR:
+		cmd_analyze_json_int(o, "code", inc->code);
+		break;
+	case CLASSIFY_SUPPRESSED:
+		cmd_analyze_json_int(o, "count", inc->count);
+		break;
+	case CLASSIFY_TIMEOUT:
+	case CLASSIFY_ABORT:
+	case CLASSIFY_RECOVERED:
+	case CLASSIFY_OFFLINE:
+	case CLASSIFY_HC_DIED:
+	case CLASSIFY_UAS_IGNORED:
+	case CLASSIFY_OVER_CURRENT:
+	case CLASSIFY_FS_ERROR:
+	case CLASSIFY_KIND_COUNT:
+		break;
+	}
+	json_object_object_add(o, "line", json_object_new_string(inc->line));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+static void cmd_analyze_details(const struct classify_incident *inc,
+				char *buf, size_t len)
+{
+	buf[0] = '\0';
+	switch (inc->kind) {
+	case CLASSIFY_SENSE:
+		if (inc->asc < 0 || inc->ascq < 0)
+			snprintf(buf, len, "key=%d (%s) asc=? ascq=? (%s)",
+				 inc->key, inc->key_text ? inc->key_text : "?",
+				 inc->asc_text[0] ? inc->asc_text : "?");
+		else
+			snprintf(buf, len,
+				 "key=%d (%s) asc=0x%02x ascq=0x%02x (%s)",
+				 inc->key, inc->key_text ? inc->key_text : "?",
+				 inc->asc, inc->ascq,
+				 inc->asc_text[0] ? inc->asc_text : "?");
+		break;
+	case CLASSIFY_IO_ERROR:
+		snprintf(buf, len, "sector=%lld", (long long)inc->sector);
+		break;
+	case CLASSIFY_RESET:
+		snprintf(buf, len, "speed=%s", inc->speed);
+		break;
+	case CLASSIFY_DISCONNECT:
+		snprintf(buf, len, "devnum=%d", inc->devnum);
+		break;
+	case CLASSIFY_ENUM_FAILURE:
+		if (inc->err > 0)
+			snprintf(buf, len, "errno=%d (%s)", inc->err,
+				 strerrorname_np(inc->err) ?
+				 strerrorname_np(inc->err) : "?");
+		break;
+	case CLASSIFY_XHCI_ERROR:
+		if (inc->code >= 0)
+			snprintf(buf, len, "code=%d", inc->code);
+		break;
+	case CLASSIFY_SUPPRESSED:
+		snprintf(buf, len, "count=%ld", inc->count);
+		break;
+	case CLASSIFY_TIMEOUT:
+		if (inc->inferred)
+			snprintf(buf, len, "(implied by the abort)");
+		break;
+	case CLASSIFY_ABORT:
+	case CLASSIFY_RECOVERED:
+	case CLASSIFY_OFFLINE:
+	case CLASSIFY_HC_DIED:
+	case CLASSIFY_UAS_IGNORED:
+	case CLASSIFY_OVER_CURRENT:
+	case CLASSIFY_FS_ERROR:
+	case CLASSIFY_KIND_COUNT:
+		break;
+	}
+}
+
+/* KMSG_CLOCK_WALL seconds back to "Nov 29 23:10:27", as the log had it */
+static void cmd_analyze_wall(double t, char *buf, size_t len)
+{
+	static const char *const months[12] = {
+		"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+		"Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+	};
+	static const int days[12] = {
+		31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31,
+	};
+	unsigned int s = (unsigned int)t % 86400, day = (unsigned int)t / 86400;
+	unsigned int m = 0;
+
+	while (m < 11 && day >= (unsigned int)days[m])
+		day -= (unsigned int)days[m++];
+	snprintf(buf, len, "%s %2u %02u:%02u:%02u", months[m], (day + 1) % 100,
+		 s / 3600 % 24, s / 60 % 60, s % 60);
+}
+
+static void cmd_analyze_print_text(const struct classify_incident *inc)
+{
+	char details[256], chain[24] = "", wall[48];
+
+	cmd_analyze_details(inc, details, sizeof(details));
+	if (inc->chain)
+		snprintf(chain, sizeof(chain), " chain=%u", inc->chain);
+	if (inc->clock == KMSG_CLOCK_NONE) {
+		printf("%15s", "-");
+	} else if (inc->clock == KMSG_CLOCK_WALL && inc->t >= 0 &&
+		   inc->t < 366 * 86400.0) {
+		cmd_analyze_wall(inc->t, wall, sizeof(wall));
+		printf("%15s", wall);
+	} else {
+		printf("%15.6f", inc->t);
+	}
+	printf(" %-8s %-12s %s%s\n    %s\n",
+	       inc->dev[0] ? inc->dev : "-", classify_kind_name(inc->kind),
+	       details, chain, inc->line);
+}
+
+static void cmd_analyze_summary(const struct cmd_analyze_stats *st)
+{
+	unsigned int i;
+
+	printf("\n%lu incident%s in %lu line%s (%lu kernel, %lu other, "
+	       "%lu malformed)\n", st->incidents,
+	       st->incidents == 1 ? "" : "s", st->lines,
+	       st->lines == 1 ? "" : "s", st->kernel, st->other,
+	       st->malformed);
+	if (!st->incidents)
+		return;
+	printf("by kind:");
+	for (i = 0; i < CLASSIFY_KIND_COUNT; i++)
+		if (st->kinds[i])
+			printf(" %s=%lu", classify_kind_name(i), st->kinds[i]);
+	printf("\nby device:");
+	for (i = 0; i < st->ndevs; i++)
+		printf(" %s=%lu", st->devs[i].dev, st->devs[i].n);
+	if (st->devs_other)
+		printf(" others=%lu", st->devs_other);
+	printf("\n");
+}
+
+static void cmd_analyze_emit(const struct cmd_analyze_opts *opts,
+			     struct cmd_analyze_stats *st,
+			     const struct classify_incident *inc, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		cmd_analyze_count(st, &inc[i]);
+		if (opts->json)
+			cmd_analyze_print_json(&inc[i]);
+		else
+			cmd_analyze_print_text(&inc[i]);
+	}
+}
+
+/* One complete line (without its '\n') of the input. */
+static void cmd_analyze_line(const struct cmd_analyze_opts *opts,
+			     struct cmd_analyze_stats *st,
+			     struct classify *cl, struct kmsg_export *ex,
+			     const char *line, size_t len)
+{
+	struct classify_incident inc[CLASSIFY_MAX_OUT];
+	struct kmsg_record rec;
+	int ret;
+
+	st->lines++;
+	if (kmsg_export_is_field(line, len) || (ex->any && !len) ||
+	    (ex->any && !memchr(line, '=', len))) {
+		ret = kmsg_export_feed(ex, line, len, &rec);
+		if (ret == 0 && len)
+			return;
+		if (ret == 0 || ret == KMSG_NOT_KERNEL) {
+			st->other++;
+			return;
+		}
+		if (ret < 0) {
+			st->malformed++;
+			return;
+		}
+	} else {
+		ret = kmsg_parse_line(line, len, &rec);
+		if (ret == KMSG_NOT_KERNEL) {
+			st->other++;
+			return;
+		}
+		if (ret < 0) {
+			st->malformed++;
+			return;
+		}
+	}
+	st->kernel++;
+	cmd_analyze_emit(opts, st, inc, classify_feed(cl, &rec, inc));
+}
+
+/*
+ * Stream f line by line through the parser and the classifier.  A line
+ * longer than KMSG_LINE_MAX is malformed: the rest of it is skipped, not
+ * kept.  Returns 0 or a negative errno from reading.
+ */
+static int cmd_analyze_stream(const struct cmd_analyze_opts *opts, FILE *f,
+			      struct cmd_analyze_stats *st)
+{
+	struct classify_incident inc[CLASSIFY_MAX_OUT];
+	struct kmsg_export *ex;
+	struct classify cl;
+	size_t cap = KMSG_LINE_MAX + 1, len = 0;
+	bool skipping = false;
+	char *buf;
+	int c, ret = 0;
+
+	buf = malloc(cap);
+	ex = malloc(sizeof(*ex));
+	if (!buf || !ex) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	kmsg_export_init(ex);
+	classify_init(&cl);
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (c == '\n') {
+			if (skipping) {
+				st->lines++;
+				st->malformed++;
+			} else {
+				cmd_analyze_line(opts, st, &cl, ex, buf, len);
+			}
+			len = 0;
+			skipping = false;
+			continue;
+		}
+		if (skipping)
+			continue;
+		if (len == cap - 1) {
+			skipping = true;
+			continue;
+		}
+		buf[len++] = (char)c;
+	}
+	if (ferror(f)) {
+		ret = -errno;
+		if (!ret)
+			ret = -EIO;
+		goto out;
+	}
+	if (skipping) {
+		st->lines++;
+		st->malformed++;
+	} else if (len) {
+		cmd_analyze_line(opts, st, &cl, ex, buf, len);
+	}
+	/* an export stream may end without its last blank line */
+	if (ex->any)
+		cmd_analyze_line(opts, st, &cl, ex, "", 0);
+	cmd_analyze_emit(opts, st, inc, classify_flush(&cl, inc));
+out:
+	free(ex);
+	free(buf);
+	return ret;
+}
+
+/* DIR: the test bed's console.log, else a kmsg.txt dump. */
+static const char *const cmd_analyze_dir_files[] = {
+	"console.log", "kmsg.txt",
+};
+
+static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
+{
+	struct cmd_analyze_stats st;
+	char path[4096];
+	const char *name = opts->input;
+	struct stat sb;
+	FILE *f;
+	size_t i;
+	int ret;
+
+	memset(&st, 0, sizeof(st));
+	if (!strcmp(name, "-")) {
+		f = stdin;
+		name = "standard input";
+	} else {
+		if (stat(name, &sb)) {
+			fprintf(stderr, "%s %s: %s: %m\n", CLI_PROG,
+				CMD_ANALYZE_NAME, name);
+			return CLI_EXIT_FAILURE;
+		}
+		if (S_ISDIR(sb.st_mode)) {
+			for (i = 0; i < 2; i++) {
+				snprintf(path, sizeof(path), "%s/%s", name,
+					 cmd_analyze_dir_files[i]);
+				if (!access(path, F_OK))
+					break;
+			}
+			if (i == 2) {
+				fprintf(stderr, "%s %s: %s: no console.log or "
+					"kmsg.txt in this directory\n",
+					CLI_PROG, CMD_ANALYZE_NAME, name);
+				return CLI_EXIT_FAILURE;
+			}
+			fprintf(stderr, "%s %s: reading %s\n", CLI_PROG,
+				CMD_ANALYZE_NAME, path);
+			name = path;
+		}
+		f = fopen(name, "re");
+		if (!f) {
+			fprintf(stderr, "%s %s: %s: %m\n", CLI_PROG,
+				CMD_ANALYZE_NAME, name);
+			return CLI_EXIT_FAILURE;
+		}
+	}
+	ret = cmd_analyze_stream(opts, f, &st);
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		fprintf(stderr, "%s %s: %s: %s\n", CLI_PROG, CMD_ANALYZE_NAME,
+			name, strerror(-ret));
+		return CLI_EXIT_FAILURE;
+	}
+	if (!opts->json)
+		cmd_analyze_summary(&st);
+	else if (st.malformed)
+		fprintf(stderr, "%s %s: %lu malformed line%s skipped\n",
+			CLI_PROG, CMD_ANALYZE_NAME, st.malformed,
+			st.malformed == 1 ? "" : "s");
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s %s: writing the output: %m\n", CLI_PROG,
+			CMD_ANALYZE_NAME);
+		return CLI_EXIT_FAILURE;
+	}
+	return CLI_EXIT_OK;
+}
+
 int cmd_analyze_main(int argc, char **argv)
 {
 	struct cmd_analyze_opts opts = { .json = false };
@@ -86,5 +539,5 @@ int cmd_analyze_main(int argc, char **argv)
 		fputs(cmd_analyze_help, stdout);
 		return CLI_EXIT_OK;
 	}
-	return cli_not_implemented(CMD_ANALYZE_NAME);
+	return cmd_analyze_run(&opts);
 }
