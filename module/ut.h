@@ -41,8 +41,8 @@ void ut_flight_exit(void);
 void ut_flight_put(const struct usbtrail_record *rec);
 unsigned int ut_flight_capacity(void);
 
-/* ut_format.c: one record as one line of text, no newline */
-int ut_format(char *buf, size_t size, const struct usbtrail_record *rec);
+/* ut_format.c: one record as one line of text */
+#include "ut_format.h"
 
 /* ut_dev.c */
 int ut_dev_init(void);

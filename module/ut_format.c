@@ -2,16 +2,18 @@
 /*
  * usbtrail.ko: one record as one line of text.
  *
- * Used by the panic dump and debugfs usbtrail/flight.  The format is
- * greppable and stable (docs/formats.md): "SEQ SECONDS TYPE key=value...",
- * SECONDS being CLOCK_BOOTTIME.  userspace/modrec.c parses it back.
+ * Used by the panic dump and debugfs usbtrail/flight, and compiled into
+ * the usbtrail command too (see ut_format.h), so the text is the same
+ * everywhere: "SEQ SECONDS TYPE key=value...", SECONDS being
+ * CLOCK_BOOTTIME (docs/module.md).  Keep to the kernel functions that
+ * userspace/kshim/ provides.
  */
 #include <linux/kernel.h>
 #include <linux/kdev_t.h>
 #include <linux/math64.h>
 #include <linux/time64.h>
 
-#include "ut.h"
+#include "ut_format.h"
 
 static const char *const ut_type_names[USBTRAIL_REC_TYPE_MAX] = {
 	[USBTRAIL_REC_LOST] = "lost",
@@ -50,6 +52,11 @@ static const char *const ut_drv_names[] = {
 #define UT_NAME(tab, i) \
 	((i) < ARRAY_SIZE(tab) && (tab)[i] ? (tab)[i] : "?")
 
+const char *ut_format_type(unsigned int type)
+{
+	return UT_NAME(ut_type_names, type);
+}
+
 static int ut_format_scsi(char *buf, size_t size,
 			  const struct usbtrail_rec_scsi *s)
 {
@@ -72,10 +79,11 @@ static int ut_format_scsi(char *buf, size_t size,
 
 int ut_format(char *buf, size_t size, const struct usbtrail_record *rec)
 {
-	const char *type = UT_NAME(ut_type_names, rec->type);
+	const char *type = ut_format_type(rec->type);
 	u32 nsec;
 	u64 sec = div_u64_rem(rec->ts_ns, NSEC_PER_SEC, &nsec);
-	int n, i;
+	unsigned int i;
+	int n;
 
 	n = scnprintf(buf, size, "%u %llu.%09u %s", rec->seq, sec, nsec, type);
 

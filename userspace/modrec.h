@@ -22,8 +22,8 @@ const char *modrec_type_name(unsigned int type);
 
 /*
  * The record as one line of text, in the form the module prints on panic
- * and in debugfs usbtrail/flight (docs/formats.md), without a newline.
- * Returns the length it would have had, like snprintf.
+ * and in debugfs usbtrail/flight (docs/module.md), without a newline.
+ * Returns the length written (at most size - 1).
  */
 int modrec_format(const struct usbtrail_record *rec, char *buf, size_t size);
 
