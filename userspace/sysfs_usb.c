@@ -188,49 +188,52 @@ int sysfs_usb_link_name(const char *rel, char *buf, size_t len)
 	return 0;
 }
 
+/* Past the digits at p, or NULL if there is none. */
+static const char *sysfs_usb_skip_num(const char *p)
+{
+	if (!isdigit((unsigned char)*p))
+		return NULL;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* Past a device path "bus-port[.port...]" at p, or NULL if there is none. */
+static const char *sysfs_usb_skip_path(const char *p)
+{
+	p = sysfs_usb_skip_num(p);
+	if (!p || *p++ != '-' || !isdigit((unsigned char)*p))
+		return NULL;
+	while (isdigit((unsigned char)*p) || *p == '.')
+		p++;
+	return p;
+}
+
 /* "2-1.4:1.0": bus-port[.port...]:config.interface */
 bool sysfs_usb_is_iface_name(const char *s)
 {
-	const char *p = s;
+	const char *p = sysfs_usb_skip_path(s);
 
-	if (!isdigit((unsigned char)*p))
+	if (!p || *p++ != ':')
 		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p++ != '-' || !isdigit((unsigned char)*p))
+	p = sysfs_usb_skip_num(p);
+	if (!p || *p++ != '.')
 		return false;
-	while (isdigit((unsigned char)*p) || *p == '.')
-		p++;
-	if (*p++ != ':' || !isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p++ != '.' || !isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return !*p;
+	p = sysfs_usb_skip_num(p);
+	return p && !*p;
 }
 
 /* A USB device (not interface) name: "2-1.4" or a root hub "usb2". */
 static bool sysfs_usb_is_dev_name(const char *s)
 {
-	const char *p = s;
+	const char *p;
 
-	if (!strncmp(s, "usb", 3) && isdigit((unsigned char)s[3])) {
-		for (p = s + 3; isdigit((unsigned char)*p); p++)
-			;
-		return !*p;
+	if (!strncmp(s, "usb", 3)) {
+		p = sysfs_usb_skip_num(s + 3);
+		return p && !*p;
 	}
-	if (!isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p++ != '-' || !isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p) || *p == '.')
-		p++;
-	return !*p;
+	p = sysfs_usb_skip_path(s);
+	return p && !*p;
 }
 
 /* "5000" -> 5000, "480" -> 480, "1.5" -> 1, "" -> 0 */
