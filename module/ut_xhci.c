@@ -110,7 +110,7 @@ static void ut_xhci_urb(u16 type, struct urb *urb)
 	struct usbtrail_record rec = { .type = type };
 	const struct usb_endpoint_descriptor *d = &urb->ep->desc;
 	struct usb_device *udev = urb->dev;
-	u8 xfer = usb_endpoint_type(d);
+	u8 xfer = usb_endpoint_type(d), dci = ut_xhci_dci(d);
 
 	if (xfer != USB_ENDPOINT_XFER_BULK && xfer != USB_ENDPOINT_XFER_CONTROL)
 		return;
@@ -134,13 +134,13 @@ static void ut_xhci_urb(u16 type, struct urb *urb)
 
 	if (type == USBTRAIL_REC_URB_ENQUEUE && udev->slot_id > 0 &&
 	    udev->slot_id < 256)
-		set_bit(udev->slot_id * 32 + ut_xhci_dci(d), ut_xhci_watched);
+		set_bit(udev->slot_id * 32 + dci, ut_xhci_watched);
 	if (type == USBTRAIL_REC_URB_GIVEBACK && urb->unlinked &&
 	    urb->unlinked != -ENOENT && urb->unlinked != -ECONNRESET)
 		rec.flags = USBTRAIL_F_ERROR;
 	if (type != USBTRAIL_REC_URB_DEQUEUE)
 		ut_stats_urb(rec.u.urb.busnum, rec.u.urb.devnum,
-			     rec.u.urb.epaddr, rec.u.urb.slot, ut_xhci_dci(d),
+			     rec.u.urb.epaddr, rec.u.urb.slot, dci,
 			     type == USBTRAIL_REC_URB_GIVEBACK,
 			     urb->actual_length, urb->unlinked);
 	ut_emit(&rec);
