@@ -73,8 +73,12 @@ static int ut_dev_open(struct inode *inode, struct file *file)
 static int ut_dev_release(struct inode *inode, struct file *file)
 {
 	ut_stream_set_reader(false);
-	atomic_set(&ut_dev_open_count, 0);
+	/*
+	 * Stop the tick before letting the next reader in: its open() must
+	 * not have its freshly queued tick cancelled by this release.
+	 */
 	cancel_delayed_work_sync(&ut_dev_tick);
+	atomic_set(&ut_dev_open_count, 0);
 	return 0;
 }
 
