@@ -23,7 +23,8 @@ build_pkgs="build-essential pkg-config libusb-1.0-0-dev libsystemd-dev
 	libjson-c-dev"
 test_pkgs="libcmocka-dev python3 qemu-system-x86 qemu-utils busybox-static
 	cpio xz-utils kmod sparse file procps dkms linux-source-6.1 fio
-	clang libclang-rt-14-dev jq"
+	clang libclang-rt-14-dev jq tshark trace-cmd tcpdump chromium
+	systemd"
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 

@@ -35,6 +35,7 @@ static const char *const classify_kind_names[CLASSIFY_KIND_COUNT] = {
 	[CLASSIFY_XHCI_ERROR] = "xhci-error",
 	[CLASSIFY_FS_ERROR] = "fs-error",
 	[CLASSIFY_SUPPRESSED] = "suppressed",
+	[CLASSIFY_DIP] = "dip",
 };
 
 const char *classify_kind_name(enum classify_kind kind)
@@ -42,6 +43,62 @@ const char *classify_kind_name(enum classify_kind kind)
 	if ((unsigned int)kind >= CLASSIFY_KIND_COUNT)
 		return "unknown";
 	return classify_kind_names[kind];
+}
+
+void classify_details(const struct classify_incident *inc, char *buf,
+		      size_t len)
+{
+	buf[0] = '\0';
+	switch (inc->kind) {
+	case CLASSIFY_SENSE:
+		if (inc->asc < 0 || inc->ascq < 0)
+			snprintf(buf, len, "key=%d (%s) asc=? ascq=? (%s)",
+				 inc->key, inc->key_text ? inc->key_text : "?",
+				 inc->asc_text[0] ? inc->asc_text : "?");
+		else
+			snprintf(buf, len,
+				 "key=%d (%s) asc=0x%02x ascq=0x%02x (%s)",
+				 inc->key, inc->key_text ? inc->key_text : "?",
+				 inc->asc, inc->ascq,
+				 inc->asc_text[0] ? inc->asc_text : "?");
+		break;
+	case CLASSIFY_IO_ERROR:
+		snprintf(buf, len, "sector=%lld", (long long)inc->sector);
+		break;
+	case CLASSIFY_RESET:
+		snprintf(buf, len, "speed=%s", inc->speed);
+		break;
+	case CLASSIFY_DISCONNECT:
+		snprintf(buf, len, "devnum=%d", inc->devnum);
+		break;
+	case CLASSIFY_ENUM_FAILURE:
+		if (inc->err > 0)
+			snprintf(buf, len, "errno=%d (%s)", inc->err,
+				 strerrorname_np(inc->err) ?
+				 strerrorname_np(inc->err) : "?");
+		break;
+	case CLASSIFY_XHCI_ERROR:
+		if (inc->code >= 0)
+			snprintf(buf, len, "code=%d", inc->code);
+		break;
+	case CLASSIFY_SUPPRESSED:
+		snprintf(buf, len, "count=%ld", inc->count);
+		break;
+	case CLASSIFY_TIMEOUT:
+		if (inc->inferred)
+			snprintf(buf, len, "(implied by the abort)");
+		break;
+	case CLASSIFY_ABORT:
+	case CLASSIFY_RECOVERED:
+	case CLASSIFY_OFFLINE:
+	case CLASSIFY_HC_DIED:
+	case CLASSIFY_UAS_IGNORED:
+	case CLASSIFY_OVER_CURRENT:
+	case CLASSIFY_FS_ERROR:
+	case CLASSIFY_DIP:
+	case CLASSIFY_KIND_COUNT:
+		break;
+	}
 }
 
 /* SPC-4 table 28, as drivers/scsi/constants.c spells them */
@@ -670,6 +727,7 @@ int classify_feed(struct classify *c, const struct kmsg_record *rec,
 	case CLASSIFY_XHCI_ERROR:
 	case CLASSIFY_FS_ERROR:
 	case CLASSIFY_SUPPRESSED:
+	case CLASSIFY_DIP:
 	case CLASSIFY_KIND_COUNT:
 		break;
 	}

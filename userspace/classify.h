@@ -34,6 +34,7 @@ enum classify_kind {
 	CLASSIFY_XHCI_ERROR,
 	CLASSIFY_FS_ERROR,
 	CLASSIFY_SUPPRESSED,
+	CLASSIFY_DIP,		/* recordings only: throughput fell */
 	CLASSIFY_KIND_COUNT
 };
 
@@ -92,6 +93,9 @@ int classify_flush(struct classify *c,
 		   struct classify_incident out[CLASSIFY_MAX_OUT]);
 
 const char *classify_kind_name(enum classify_kind kind);
+/* The kind's details as text: "key=2 (Not Ready) asc=0x3a ..." */
+void classify_details(const struct classify_incident *inc, char *buf,
+		      size_t len);
 const char *classify_sense_key_text(int key);
 int classify_asc_lookup(const char *text, int *asc, int *ascq);
 

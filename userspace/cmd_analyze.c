@@ -20,6 +20,7 @@
 
 #include "classify.h"
 #include "cli.h"
+#include "evjson.h"
 #include "kmsg.h"
 
 #define CMD_ANALYZE_NAME	"analyze"
@@ -99,19 +100,6 @@ struct cmd_analyze_stats {
 	unsigned long devs_other;	/* devices past the table */
 };
 
-static const char *cmd_analyze_clock_name(enum kmsg_clock clock)
-{
-	switch (clock) {
-	case KMSG_CLOCK_MONO:
-		return "monotonic";
-	case KMSG_CLOCK_WALL:
-		return "wall";
-	case KMSG_CLOCK_NONE:
-		break;
-	}
-	return "none";
-}
-
 static void cmd_analyze_count(struct cmd_analyze_stats *st,
 			      const struct classify_incident *inc)
 {
@@ -134,143 +122,14 @@ static void cmd_analyze_count(struct cmd_analyze_stats *st,
 	st->devs[st->ndevs++].n = 1;
 }
 
-static void cmd_analyze_json_int(struct json_object *o, const char *name,
-				 long long v)
-{
-	json_object_object_add(o, name, v < 0 ? NULL : json_object_new_int64(v));
-}
-
 static void cmd_analyze_print_json(const struct classify_incident *inc)
 {
-	struct json_object *o = json_object_new_object();
-	char tbuf[32];
+	struct json_object *o = evjson_incident(inc);
 
-	json_object_object_add(o, "kind",
-		json_object_new_string(classify_kind_name(inc->kind)));
-	json_object_object_add(o, "dev", inc->dev[0] ?
-			       json_object_new_string(inc->dev) : NULL);
-	if (inc->clock == KMSG_CLOCK_NONE) {
-		json_object_object_add(o, "t", NULL);
-	} else {
-		/* as the kernel prints it, not as %.17g would */
-		snprintf(tbuf, sizeof(tbuf), "%.6f", inc->t);
-		json_object_object_add(o, "t",
-				       json_object_new_double_s(inc->t, tbuf));
-	}
-	json_object_object_add(o, "clock", json_object_new_string(
-		cmd_analyze_clock_name(inc->clock)));
-	if (inc->disk[0])
-		json_object_object_add(o, "disk",
-				       json_object_new_string(inc->disk));
-	cmd_analyze_json_int(o, "chain", inc->chain ? (long long)inc->chain : -1);
-	if (inc->inferred)
-		json_object_object_add(o, "inferred",
-				       json_object_new_boolean(1));
-	switch (inc->kind) {
-	case CLASSIFY_SENSE:
-		cmd_analyze_json_int(o, "key", inc->key);
-		json_object_object_add(o, "key_text", inc->key_text ?
-			json_object_new_string(inc->key_text) : NULL);
-		cmd_analyze_json_int(o, "asc", inc->asc);
-		cmd_analyze_json_int(o, "ascq", inc->ascq);
-		json_object_object_add(o, "asc_text", inc->asc_text[0] ?
-			json_object_new_string(inc->asc_text) : NULL);
-		break;
-	case CLASSIFY_IO_ERROR:
-		cmd_analyze_json_int(o, "sector", inc->sector);
-		break;
-	case CLASSIFY_RESET:
-		json_object_object_add(o, "speed",
-				       json_object_new_string(inc->speed));
-		cmd_analyze_json_int(o, "devnum", inc->devnum);
-		break;
-	case CLASSIFY_DISCONNECT:
-		cmd_analyze_json_int(o, "devnum", inc->devnum);
-		break;
-	case CLASSIFY_ENUM_FAILURE:
-		cmd_analyze_json_int(o, "errno", inc->err);
-		json_object_object_add(o, "errno_name", inc->err > 0 &&
-			strerrorname_np(inc->err) ?
-			json_object_new_string(strerrorname_np(inc->err)) :
-			NULL);
-		break;
-	case CLASSIFY_XHCI_ERROR:
-		cmd_analyze_json_int(o, "code", inc->code);
-		break;
-	case CLASSIFY_SUPPRESSED:
-		cmd_analyze_json_int(o, "count", inc->count);
-		break;
-	case CLASSIFY_TIMEOUT:
-	case CLASSIFY_ABORT:
-	case CLASSIFY_RECOVERED:
-	case CLASSIFY_OFFLINE:
-	case CLASSIFY_HC_DIED:
-	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_OVER_CURRENT:
-	case CLASSIFY_FS_ERROR:
-	case CLASSIFY_KIND_COUNT:
-		break;
-	}
-	json_object_object_add(o, "line", json_object_new_string(inc->line));
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(o, EVJSON_FLAGS));
 	json_object_put(o);
 }
 
-static void cmd_analyze_details(const struct classify_incident *inc,
-				char *buf, size_t len)
-{
-	buf[0] = '\0';
-	switch (inc->kind) {
-	case CLASSIFY_SENSE:
-		if (inc->asc < 0 || inc->ascq < 0)
-			snprintf(buf, len, "key=%d (%s) asc=? ascq=? (%s)",
-				 inc->key, inc->key_text ? inc->key_text : "?",
-				 inc->asc_text[0] ? inc->asc_text : "?");
-		else
-			snprintf(buf, len,
-				 "key=%d (%s) asc=0x%02x ascq=0x%02x (%s)",
-				 inc->key, inc->key_text ? inc->key_text : "?",
-				 inc->asc, inc->ascq,
-				 inc->asc_text[0] ? inc->asc_text : "?");
-		break;
-	case CLASSIFY_IO_ERROR:
-		snprintf(buf, len, "sector=%lld", (long long)inc->sector);
-		break;
-	case CLASSIFY_RESET:
-		snprintf(buf, len, "speed=%s", inc->speed);
-		break;
-	case CLASSIFY_DISCONNECT:
-		snprintf(buf, len, "devnum=%d", inc->devnum);
-		break;
-	case CLASSIFY_ENUM_FAILURE:
-		if (inc->err > 0)
-			snprintf(buf, len, "errno=%d (%s)", inc->err,
-				 strerrorname_np(inc->err) ?
-				 strerrorname_np(inc->err) : "?");
-		break;
-	case CLASSIFY_XHCI_ERROR:
-		if (inc->code >= 0)
-			snprintf(buf, len, "code=%d", inc->code);
-		break;
-	case CLASSIFY_SUPPRESSED:
-		snprintf(buf, len, "count=%ld", inc->count);
-		break;
-	case CLASSIFY_TIMEOUT:
-		if (inc->inferred)
-			snprintf(buf, len, "(implied by the abort)");
-		break;
-	case CLASSIFY_ABORT:
-	case CLASSIFY_RECOVERED:
-	case CLASSIFY_OFFLINE:
-	case CLASSIFY_HC_DIED:
-	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_OVER_CURRENT:
-	case CLASSIFY_FS_ERROR:
-	case CLASSIFY_KIND_COUNT:
-		break;
-	}
-}
 
 /* KMSG_CLOCK_WALL seconds back to "Nov 29 23:10:27", as the log had it */
 static void cmd_analyze_wall(double t, char *buf, size_t len)
@@ -295,7 +154,7 @@ static void cmd_analyze_print_text(const struct classify_incident *inc)
 {
 	char details[256], chain[24] = "", wall[48];
 
-	cmd_analyze_details(inc, details, sizeof(details));
+	classify_details(inc, details, sizeof(details));
 	if (inc->chain)
 		snprintf(chain, sizeof(chain), " chain=%u", inc->chain);
 	if (inc->clock == KMSG_CLOCK_NONE) {

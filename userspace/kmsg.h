@@ -32,6 +32,7 @@ enum kmsg_clock {
 	KMSG_CLOCK_NONE,	/* no time in the line */
 	KMSG_CLOCK_MONO,	/* seconds since boot (printk time) */
 	KMSG_CLOCK_WALL,	/* seconds since 1 Jan 00:00 of the log's year */
+	KMSG_CLOCK_BOOT,	/* CLOCK_BOOTTIME seconds: usbtrail recordings */
 };
 
 struct kmsg_record {

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * event.c - struct ev: allocation, names, clocks, and the journal form of
+ * an incident that the journal and pcapng sinks share.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "event.h"
+
+static const char *const ev_type_names[EV_TYPE_MAX] = {
+	[EV_TRACE] = "trace",
+	[EV_KLOG] = "klog",
+	[EV_USBMON] = "usbmon",
+	[EV_DEVICE] = "device",
+	[EV_SAMPLE] = "sample",
+	[EV_MARKER] = "marker",
+	[EV_LOST] = "lost",
+	[EV_INCIDENT] = "incident",
+};
+
+static const char *const ev_source_names[EV_SRC_MAX] = {
+	[EV_SRC_MODULE] = "module",
+	[EV_SRC_TRACEFS] = "tracefs",
+	[EV_SRC_KMSG] = "kmsg",
+	[EV_SRC_USBMON] = "usbmon",
+	[EV_SRC_SYSFS] = "sysfs",
+	[EV_SRC_EVDEV] = "evdev",
+	[EV_SRC_COMMAND] = "command",
+	[EV_SRC_RECORDER] = "recorder",
+};
+
+const char *ev_type_name(enum ev_type type)
+{
+	if ((unsigned int)type >= EV_TYPE_MAX || !ev_type_names[type])
+		return "unknown";
+	return ev_type_names[type];
+}
+
+const char *ev_source_name(enum ev_source source)
+{
+	if ((unsigned int)source >= EV_SRC_MAX || !ev_source_names[source])
+		return "unknown";
+	return ev_source_names[source];
+}
+
+static int64_t ev_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return -1;
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+uint64_t ev_clock_now(void)
+{
+	int64_t ns = ev_clock_ns(CLOCK_BOOTTIME);
+
+	return ns < 0 ? 0 : (uint64_t)ns;
+}
+
+/*
+ * Read the clocks in a tight sandwich (boot, other, boot) and keep the
+ * tightest of a few tries, so the offsets are good to a microsecond or so.
+ */
+static int ev_clock_offset(clockid_t other, int64_t *off)
+{
+	int64_t best = INT64_MAX, b0, o, b1;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		b0 = ev_clock_ns(CLOCK_BOOTTIME);
+		o = ev_clock_ns(other);
+		b1 = ev_clock_ns(CLOCK_BOOTTIME);
+		if (b0 < 0 || o < 0 || b1 < 0)
+			return -errno;
+		if (b1 - b0 < best) {
+			best = b1 - b0;
+			*off = o - (b0 + (b1 - b0) / 2);
+		}
+	}
+	return 0;
+}
+
+int ev_clock_init(struct ev_clock *c)
+{
+	int64_t mono_minus_boot;
+	int ret;
+
+	ret = ev_clock_offset(CLOCK_MONOTONIC, &mono_minus_boot);
+	if (ret)
+		return ret;
+	c->mono_to_boot_ns = -mono_minus_boot;
+	return ev_clock_offset(CLOCK_REALTIME, &c->boot_to_real_ns);
+}
+
+struct ev *ev_new(enum ev_type type, enum ev_source source, uint64_t t_ns)
+{
+	struct ev *ev = calloc(1, sizeof(*ev));
+
+	if (!ev)
+		return NULL;
+	ev->type = type;
+	ev->source = source;
+	ev->t_ns = t_ns;
+	ev->ident.busnum = -1;
+	ev->ident.devnum = -1;
+	if (type == EV_INCIDENT) {
+		ev->u.incident.opcode = -1;
+		ev->u.incident.lba = -1;
+	}
+	return ev;
+}
+
+void ev_free(struct ev *ev)
+{
+	if (!ev)
+		return;
+	if (ev->type == EV_USBMON)
+		free(ev->u.usbmon.data);
+	free(ev);
+}
+
+/* Append "VALUE\0" to buf at *off; the value, or NULL when out of room. */
+static const char *ev_field_put(char *buf, size_t buflen, size_t *off,
+				const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static const char *ev_field_put(char *buf, size_t buflen, size_t *off,
+				const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= buflen)
+		return NULL;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, buflen - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= buflen - *off)
+		return NULL;
+	*off += (size_t)n + 1;
+	return buf + *off - n - 1;
+}
+
+#define EV_FIELD(name_, ...) do {					\
+	const char *v_ = ev_field_put(buf, buflen, &off, __VA_ARGS__);	\
+	if (!v_)							\
+		return -ENOSPC;						\
+	if (n >= max)							\
+		return -ENOSPC;						\
+	fields[n].name = (name_);					\
+	fields[n++].value = v_;						\
+} while (0)
+
+int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
+		       unsigned int max, char *buf, size_t buflen)
+{
+	const struct ev_incident *ei = &ev->u.incident;
+	const struct classify_incident *inc = &ei->inc;
+	char summary[512];
+	unsigned int n = 0, i;
+	size_t off = 0;
+
+	if (ev->type != EV_INCIDENT)
+		return -EINVAL;
+	ev_incident_summary(ev, summary, sizeof(summary));
+	EV_FIELD("MESSAGE", "usbtrail: %s", summary);
+	EV_FIELD("PRIORITY", "%d", inc->kind == CLASSIFY_RECOVERED ? 5 : 3);
+	EV_FIELD("USBTRAIL_KIND", "%s", classify_kind_name(inc->kind));
+	if (inc->dev[0])
+		EV_FIELD("USBTRAIL_DEVICE", "%s", inc->dev);
+	if (ev->ident.disk[0])
+		EV_FIELD("USBTRAIL_DISK", "%s", ev->ident.disk);
+	if (ev->ident.usb[0])
+		EV_FIELD("USBTRAIL_USB_PATH", "%s", ev->ident.usb);
+	if (ev->ident.scsi[0])
+		EV_FIELD("USBTRAIL_SCSI", "%s", ev->ident.scsi);
+	EV_FIELD("USBTRAIL_TIME", "%.6f", (double)ev->t_ns / 1e9);
+	if (inc->chain)
+		EV_FIELD("USBTRAIL_CHAIN", "%u", inc->chain);
+	switch (inc->kind) {
+	case CLASSIFY_SENSE:
+		if (inc->key >= 0 && inc->asc >= 0 && inc->ascq >= 0)
+			EV_FIELD("USBTRAIL_SENSE", "%02x/%02x/%02x", inc->key,
+				 inc->asc, inc->ascq);
+		if (inc->key >= 0)
+			EV_FIELD("USBTRAIL_SENSE_KEY", "%d", inc->key);
+		if (inc->asc >= 0)
+			EV_FIELD("USBTRAIL_ASC", "%d", inc->asc);
+		if (inc->ascq >= 0)
+			EV_FIELD("USBTRAIL_ASCQ", "%d", inc->ascq);
+		if (ei->sense_len) {
+			char hex[2 * sizeof(ei->sense) + 1];
+
+			for (i = 0; i < ei->sense_len && i < sizeof(ei->sense); i++)
+				snprintf(hex + 2 * i, 3, "%02x", ei->sense[i]);
+			EV_FIELD("USBTRAIL_SENSE_DATA", "%s", hex);
+		}
+		break;
+	case CLASSIFY_IO_ERROR:
+		if (inc->sector >= 0)
+			EV_FIELD("USBTRAIL_SECTOR", "%lld",
+				 (long long)inc->sector);
+		break;
+	case CLASSIFY_RESET:
+		if (inc->speed[0])
+			EV_FIELD("USBTRAIL_SPEED", "%s", inc->speed);
+		break;
+	case CLASSIFY_ENUM_FAILURE:
+		if (inc->err > 0)
+			EV_FIELD("USBTRAIL_ERRNO", "%d", inc->err);
+		break;
+	case CLASSIFY_XHCI_ERROR:
+		if (inc->code >= 0)
+			EV_FIELD("USBTRAIL_COMPLETION_CODE", "%d", inc->code);
+		break;
+	case CLASSIFY_SUPPRESSED:
+		EV_FIELD("USBTRAIL_COUNT", "%ld", inc->count);
+		break;
+	case CLASSIFY_DIP:
+		EV_FIELD("USBTRAIL_MBPS", "%.1f", ei->dip_mbps);
+		EV_FIELD("USBTRAIL_MEDIAN_MBPS", "%.1f", ei->dip_median_mbps);
+		EV_FIELD("USBTRAIL_SECONDS", "%.1f", ei->dip_secs);
+		break;
+	case CLASSIFY_TIMEOUT:
+	case CLASSIFY_ABORT:
+	case CLASSIFY_RECOVERED:
+	case CLASSIFY_DISCONNECT:
+	case CLASSIFY_OFFLINE:
+	case CLASSIFY_HC_DIED:
+	case CLASSIFY_UAS_IGNORED:
+	case CLASSIFY_OVER_CURRENT:
+	case CLASSIFY_FS_ERROR:
+	case CLASSIFY_KIND_COUNT:
+		break;
+	}
+	if (ei->lba >= 0)
+		EV_FIELD("USBTRAIL_LBA", "%lld", (long long)ei->lba);
+	if (ei->opcode >= 0)
+		EV_FIELD("USBTRAIL_OPCODE", "0x%02x", ei->opcode);
+	if (inc->line[0])
+		EV_FIELD("USBTRAIL_KERNEL_LINE", "%s", inc->line);
+	return (int)n;
+}
+
+int ev_incident_summary(const struct ev *ev, char *buf, size_t len)
+{
+	const struct ev_incident *ei = &ev->u.incident;
+	const struct classify_incident *inc = &ei->inc;
+	const char *who = ev->ident.disk[0] ? ev->ident.disk :
+			  inc->dev[0] ? inc->dev : "?";
+	char details[256];
+	int n;
+
+	if (inc->kind == CLASSIFY_SENSE && inc->key >= 0 && inc->asc >= 0 &&
+	    inc->ascq >= 0)
+		snprintf(details, sizeof(details), "%02x/%02x/%02x (%s: %s)",
+			 inc->key, inc->asc, inc->ascq,
+			 inc->key_text ? inc->key_text : "?",
+			 inc->asc_text[0] ? inc->asc_text : "?");
+	else if (inc->kind == CLASSIFY_DIP)
+		snprintf(details, sizeof(details),
+			 "%.1f MB/s against a median of %.1f MB/s for %.1f s",
+			 ei->dip_mbps, ei->dip_median_mbps, ei->dip_secs);
+	else
+		classify_details(inc, details, sizeof(details));
+	n = snprintf(buf, len, "%s%s%s on %s%s%s%s", classify_kind_name(inc->kind),
+		     details[0] ? " " : "", details, who,
+		     ev->ident.usb[0] ? " (usb " : "", ev->ident.usb,
+		     ev->ident.usb[0] ? ")" : "");
+	return n < 0 ? 0 : n;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * record.h - the recorder behind "usbtrail record": sources in, sinks out.
+ *
+ * A source (src_*.c) owns a file descriptor or is polled on the recorder's
+ * 100 ms tick; whenever it can, it turns what it read into struct ev
+ * (event.h) and passes each to rec_emit().  The recorder holds events for
+ * REC_REORDER_MS so that sources read at different moments come out in
+ * time order, fills in who each event concerns, feeds the classifier and
+ * the throughput tracker, and hands every event to every sink (sink_*.c).
+ *
+ * Sources and sinks count what they could not handle; nothing is dropped
+ * silently.  A sink's error (a full disk) stops the recording, and every
+ * sink's close() leaves a valid file with whatever it got before.
+ */
+#ifndef USBTRAIL_RECORD_H
+#define USBTRAIL_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+
+#define REC_TICK_MS		100
+#define REC_REORDER_MS		500	/* events wait this long for older ones */
+
+struct rec;
+
+struct rec_source {
+	const char *name;		/* "module", "kmsg", ... */
+	enum ev_source id;
+	/*
+	 * Polled for input; read() runs when it is readable.  -1: read()
+	 * runs on every tick instead.
+	 */
+	int fd;
+	/* Take what is there, without blocking.  0 or -errno (fatal). */
+	int (*read)(struct rec_source *s, struct rec *r);
+	/* Read what is left and release everything; may be NULL. */
+	void (*close)(struct rec_source *s, struct rec *r);
+	void *priv;
+	/* kept by the source, reported in meta.json */
+	uint64_t events;		/* emitted */
+	uint64_t lost;			/* the kernel or device dropped them */
+	uint64_t malformed;		/* could not be parsed: skipped */
+};
+
+struct rec_sink {
+	const char *name;		/* "jsonl", "pcapng", ... */
+	/*
+	 * Take one event.  0, or -errno: the recording stops (the recorder
+	 * says why) and close() still runs.
+	 */
+	int (*event)(struct rec_sink *s, const struct ev *ev);
+	/* Flush and leave a valid file with all events taken so far. */
+	int (*close)(struct rec_sink *s);
+	void *priv;
+	char path[4096];		/* the file it writes, "" if none */
+	uint64_t written;		/* events taken */
+};
+
+/* Pass one event to the recorder, which owns it from now on. */
+void rec_emit(struct rec *r, struct ev *ev);
+/* The clock offsets measured when recording began. */
+const struct ev_clock *rec_clock(const struct rec *r);
+/* Warn on stderr, prefixed "usbtrail record: SOURCE: ". */
+void rec_warn(const struct rec_source *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The sources.  Each open() fills *s and returns 0, -ENOENT when what it
+ * reads from is absent here (module not loaded, no tracefs, no usbmon),
+ * -EACCES/-EPERM without the privileges, or another -errno; it prints
+ * nothing, the caller explains.
+ */
+int src_module_open(struct rec_source *s, struct rec *r);
+int src_tracefs_open(struct rec_source *s, struct rec *r);
+int src_kmsg_open(struct rec_source *s, struct rec *r);
+int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload);
+int src_sysfs_open(struct rec_source *s, struct rec *r);
+int src_evdev_open(struct rec_source *s, struct rec *r, int code,
+		   const char *device);
+/* The read end of a pipe whose lines are markers (usbtrail stress). */
+int src_command_open(struct rec_source *s, struct rec *r, int fd);
+
+/* The sinks.  open() returns 0 or -errno (path not writable, ...). */
+int sink_jsonl_open(struct rec_sink *s, const char *path);
+int sink_pcapng_open(struct rec_sink *s, const char *path,
+		     const struct ev_clock *clock);
+int sink_journal_open(struct rec_sink *s);
+int sink_live_open(struct rec_sink *s, FILE *out);
+
+#endif /* USBTRAIL_RECORD_H */
