@@ -152,8 +152,11 @@ int tracerec_state_init(struct tracerec_state *st, struct tep_handle *tep)
 
 int tracerec_add_host(struct tracerec_state *st, unsigned int host)
 {
-	if (tracerec_host_wanted(st, host) && !st->all_scsi)
-		return 0;
+	unsigned int i;
+
+	for (i = 0; i < st->nhosts && i < TRACEREC_HOSTS_MAX; i++)
+		if (st->hosts[i] == host)
+			return 0;
 	if (st->nhosts >= TRACEREC_HOSTS_MAX)
 		return -ENOSPC;
 	st->hosts[st->nhosts++] = host;
@@ -173,6 +176,7 @@ int tracerec_add_disk(struct tracerec_state *st,
 
 void tracerec_clear_disks(struct tracerec_state *st)
 {
+	st->nhosts = 0;
 	st->ndisks = 0;
 }
 
@@ -909,6 +913,8 @@ int tracerec_parse_event(struct tracerec_state *st, uint64_t ts,
 #define TRACEREC_PAGE_HDR	16
 /* kbuffer reads an event header of up to 8 bytes past its index */
 #define TRACEREC_PAGE_PAD	16
+/* the commit's low bits; the flags (missed events) are above (kbuffer.c) */
+#define TRACEREC_COMMIT_MASK	((1u << 27) - 1)
 
 int tracerec_parse_page(struct tracerec_state *st, struct kbuffer *kb,
 			const void *page, size_t size, unsigned int cpu,
@@ -918,7 +924,7 @@ int tracerec_parse_page(struct tracerec_state *st, struct kbuffer *kb,
 	unsigned long long ts;
 	uint8_t *buf;
 	size_t start, commit;
-	int n = 0, missed, ret;
+	int n = 0, missed, ret, hsize;
 	void *data;
 
 	if (!st || !kb || !page || size < TRACEREC_PAGE_HDR ||
@@ -927,7 +933,31 @@ int tracerec_parse_page(struct tracerec_state *st, struct kbuffer *kb,
 			st->malformed++;
 		return -EINVAL;
 	}
-	/* a private, padded copy: kbuffer trusts what the page says */
+	/*
+	 * kbuffer trusts the page: it walks the first event as it loads
+	 * it.  So the commit (bytes of events) is checked here first, and
+	 * kbuffer gets a private copy with room for the event header it
+	 * reads at the end.  Same byte order and long size as this host:
+	 * pages come from the running kernel.
+	 */
+	hsize = st->tep ? tep_get_header_page_size(st->tep) : 8;
+	if (hsize != 4 && hsize != 8)
+		hsize = 8;
+	if (hsize == 8) {
+		uint64_t c64;
+
+		memcpy(&c64, (const uint8_t *)page + 8, 8);
+		commit = (size_t)(c64 & TRACEREC_COMMIT_MASK);
+	} else {
+		uint32_t c32;
+
+		memcpy(&c32, (const uint8_t *)page + 8, 4);
+		commit = c32 & TRACEREC_COMMIT_MASK;
+	}
+	if (commit > size - 8 - (size_t)hsize) {
+		st->malformed++;
+		return -EINVAL;
+	}
 	buf = calloc(1, size + TRACEREC_PAGE_PAD);
 	if (!buf)
 		return -ENOMEM;

@@ -148,6 +148,7 @@ int tracerec_add_host(struct tracerec_state *st, unsigned int host);
 /* A disk of such a host: -ENOSPC when the table is full. */
 int tracerec_add_disk(struct tracerec_state *st,
 		      const struct tracerec_disk *disk);
+/* Forget the hosts and disks, before sysfs is read again. */
 void tracerec_clear_disks(struct tracerec_state *st);
 
 /* The decisions, pure so the tests drive them. */

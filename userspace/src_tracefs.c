@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * src_tracefs.c - the recorder's source for users without usbtrail.ko:
+ * the same kernel events, read from tracefs (libtracefs/libtraceevent),
+ * one EV_TRACE event each (tracerec.c decodes them into the module's
+ * records).
+ *
+ * It works in a trace instance of its own, "usbtrail-<pid>", with
+ * trace_clock "boot" (CLOCK_BOOTTIME, the recorder's clock): the
+ * xhci-hcd, scsi and block events are enabled there only, and kprobes on
+ * the uas/usb-storage error handlers ("kprobes/usbtrail_<pid>_*") are
+ * defined and enabled there only.  It reads the binary per-CPU buffers
+ * (per_cpu/cpuN/trace_pipe_raw), never the text trace_pipe, and never
+ * writes a file of the top-level instance.  Instances and kprobes left by
+ * a usbtrail that died are removed when the next one starts.
+ *
+ * Kprobes on a module's function may be defined before the module loads:
+ * the kernel arms them when it does (trace_kprobe's module notifier), so
+ * a uas or usb-storage loaded during the recording is covered.
+ *
+ * Which SCSI hosts belong to uas/usb-storage, and their disks, come from
+ * sysfs, read again every second so a disk plugged in later is followed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include "record.h"
+#include "tracerec.h"
+
+#define SRC_TRACEFS_PAGES	256	/* sub-buffers per CPU and read() */
+#define SRC_TRACEFS_BUFFER_KB	"2048"	/* per CPU, of our instance */
+#define SRC_TRACEFS_RESCAN_NS	1000000000ULL
+
+/* the tracepoints of usbtrail.ko's probes (ut_xhci.c, ut_scsi.c, ut_blk.c) */
+static const char *const src_tracefs_events[][2] = {
+	{ "xhci-hcd", "xhci_handle_event" },
+	{ "xhci-hcd", "xhci_handle_command" },
+	{ "xhci-hcd", "xhci_handle_port_status" },
+	{ "xhci-hcd", "xhci_urb_enqueue" },
+	{ "xhci-hcd", "xhci_urb_giveback" },
+	{ "xhci-hcd", "xhci_urb_dequeue" },
+	{ "scsi", "scsi_dispatch_cmd_start" },
+	{ "scsi", "scsi_dispatch_cmd_done" },
+	{ "scsi", "scsi_dispatch_cmd_error" },
+	{ "scsi", "scsi_dispatch_cmd_timeout" },
+	{ "scsi", "scsi_eh_wakeup" },
+	{ "block", "block_rq_issue" },
+	{ "block", "block_rq_complete" },
+};
+#define SRC_TRACEFS_NEVENTS \
+	(sizeof(src_tracefs_events) / sizeof(src_tracefs_events[0]))
+
+struct src_tracefs_cpu {
+	struct tracefs_cpu *tcpu;
+	int cpu;
+	uint64_t lost;		/* overrun + dropped, as stats said last */
+};
+
+struct src_tracefs {
+	struct rec_source *s;
+	struct rec *r;
+	char name[32];			/* usbtrail-<pid> */
+	struct tracefs_instance *inst;
+	struct tracefs_dynevent *probes[2 * 8];
+	unsigned int nprobes;
+	struct tep_handle *tep;
+	struct kbuffer *kb;
+	struct tracerec_state *st;
+	struct src_tracefs_cpu *cpus;
+	unsigned int ncpus;
+	void *page;
+	int page_size;
+	uint32_t seq;
+	uint64_t missed;		/* st->missed already reported */
+	uint64_t lost_total;
+	uint64_t next_scan;
+};
+
+/* -- sysfs: the hosts of uas and usb-storage, their disks -- */
+
+static int src_tracefs_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char *nl;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return 0;
+}
+
+/* The driver of the interface a SCSI host hangs from, or its proc_name */
+static bool src_tracefs_usb_host(const char *host)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	const char *drv;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/scsi_host/%s/device/../driver",
+		 host);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		drv = strrchr(link, '/');
+		drv = drv ? drv + 1 : link;
+		/* usb-storage's sub-drivers (ums-realtek, ...) share its host */
+		if (!strcmp(drv, "uas") || !strcmp(drv, "usb-storage") ||
+		    !strncmp(drv, "ums", 3))
+			return true;
+	}
+	snprintf(path, sizeof(path), "/sys/class/scsi_host/%s/proc_name", host);
+	if (src_tracefs_read_line(path, link, sizeof(link)))
+		return false;
+	return !strcmp(link, "uas") || !strcmp(link, "usb-storage");
+}
+
+static void src_tracefs_scan_disk(struct tracerec_state *st, const char *addr)
+{
+	struct tracerec_disk d;
+	char path[PATH_MAX], line[64];
+	unsigned int h, c, i, l, major, minor;
+	struct dirent *de;
+	DIR *dir;
+
+	if (sscanf(addr, "%u:%u:%u:%u", &h, &c, &i, &l) != 4 ||
+	    !tracerec_host_wanted(st, h))
+		return;
+	memset(&d, 0, sizeof(d));
+	d.host = (uint16_t)h;
+	d.channel = (uint8_t)c;
+	d.id = (uint8_t)i;
+	d.lun = l;
+	snprintf(path, sizeof(path), "/sys/class/scsi_disk/%s/device/block",
+		 addr);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] != '.')
+			break;
+	}
+	if (!de || strlen(de->d_name) >= sizeof(d.name)) {
+		closedir(dir);
+		return;
+	}
+	strcpy(d.name, de->d_name);
+	closedir(dir);
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", d.name);
+	if (src_tracefs_read_line(path, line, sizeof(line)) ||
+	    sscanf(line, "%u:%u", &major, &minor) != 2)
+		return;
+	/* new_encode_dev(), as the module reports it */
+	d.devt = (minor & 0xff) | (major << 8) | ((minor & ~0xffu) << 12);
+	snprintf(path, sizeof(path),
+		 "/sys/class/block/%s/queue/logical_block_size", d.name);
+	if (!src_tracefs_read_line(path, line, sizeof(line)))
+		d.block_size = (uint32_t)strtoul(line, NULL, 10);
+	tracerec_add_disk(st, &d);
+}
+
+static void src_tracefs_scan(struct tracerec_state *st)
+{
+	struct dirent *de;
+	unsigned int host;
+	DIR *dir;
+
+	tracerec_clear_disks(st);
+	dir = opendir("/sys/class/scsi_host");
+	if (dir) {
+		while ((de = readdir(dir))) {
+			if (sscanf(de->d_name, "host%u", &host) == 1 &&
+			    src_tracefs_usb_host(de->d_name))
+				tracerec_add_host(st, host);
+		}
+		closedir(dir);
+	}
+	dir = opendir("/sys/class/scsi_disk");
+	if (dir) {
+		while ((de = readdir(dir)))
+			if (de->d_name[0] != '.')
+				src_tracefs_scan_disk(st, de->d_name);
+		closedir(dir);
+	}
+}
+
+/* -- what a usbtrail that died left behind -- */
+
+/* "usbtrail-123" / "usbtrail_123_..." -> 123 if that process is gone */
+static bool src_tracefs_stale(const char *name, char sep)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name, "usbtrail", 8) || name[8] != sep)
+		return false;
+	pid = strtol(name + 9, &end, 10);
+	if (end == name + 9 || pid <= 0 || pid > INT_MAX ||
+	    (*end && *end != '_'))
+		return false;
+	return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+static int src_tracefs_stale_instance(const char *name, void *arg)
+{
+	struct tracefs_instance *inst;
+
+	(void)arg;
+	if (!src_tracefs_stale(name, '-'))
+		return 0;
+	inst = tracefs_instance_alloc(NULL, name);
+	if (inst) {
+		tracefs_event_disable(inst, NULL, NULL);
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+	}
+	return 0;
+}
+
+static void src_tracefs_clean_stale(void)
+{
+	struct tracefs_dynevent **evs;
+	char *sys, *event;
+	unsigned int i;
+
+	tracefs_instances_walk(src_tracefs_stale_instance, NULL);
+	evs = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE |
+				       TRACEFS_DYNEVENT_KRETPROBE, NULL);
+	for (i = 0; evs && evs[i]; i++) {
+		sys = event = NULL;
+		tracefs_dynevent_info(evs[i], &sys, &event, NULL, NULL, NULL);
+		if (event && src_tracefs_stale(event, '_'))
+			tracefs_dynevent_destroy(evs[i], true);
+		free(sys);
+		free(event);
+	}
+	tracefs_dynevent_list_free(evs);
+}
+
+/* -- the instance and the kprobes -- */
+
+static void src_tracefs_add_probes(struct src_tracefs *t)
+{
+	struct tracefs_dynevent *ev;
+	char name[96];
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < tracerec_eh_nprobes; i++) {
+		const struct tracerec_eh_probe *p = &tracerec_eh_probes[i];
+		char addr[96];
+
+		snprintf(addr, sizeof(addr), "%s:%s", p->module, p->function);
+		for (k = 0; k < 2; k++) {
+			snprintf(name, sizeof(name), "usbtrail_%d_%s%s",
+				 (int)getpid(), p->suffix, k ? "_ret" : "");
+			/*
+			 * every handler takes the struct scsi_cmnd * first;
+			 * which command it is comes from tracerec's state
+			 */
+			/*
+			 * maxactive stays the kernel's default: libtracefs
+			 * 1.6 writes "r8::GROUP/NAME" for a given one, which
+			 * the kernel refuses
+			 */
+			if (k)
+				ev = tracefs_kretprobe_alloc("kprobes", name,
+						addr, "ret=$retval:s32", 0);
+			else
+				ev = tracefs_kprobe_alloc("kprobes", name, addr,
+							  "cmd=$arg1:x64");
+			if (!ev)
+				continue;
+			/* an absent symbol of a loaded module is refused */
+			if (tracefs_dynevent_create(ev)) {
+				tracefs_dynevent_free(ev);
+				continue;
+			}
+			t->probes[t->nprobes++] = ev;
+			tracefs_event_enable(t->inst, "kprobes", name);
+		}
+	}
+}
+
+static void src_tracefs_del_probes(struct src_tracefs *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nprobes; i++) {
+		tracefs_dynevent_destroy(t->probes[i], true);
+		tracefs_dynevent_free(t->probes[i]);
+	}
+	t->nprobes = 0;
+}
+
+static void src_tracefs_free(struct src_tracefs *t)
+{
+	unsigned int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->ncpus; i++)
+		tracefs_cpu_close(t->cpus[i].tcpu);
+	free(t->cpus);
+	if (t->inst) {
+		tracefs_event_disable(t->inst, NULL, NULL);
+		tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	/* after the instance: nothing has them enabled any more */
+	src_tracefs_del_probes(t);
+	if (t->kb)
+		kbuffer_free(t->kb);
+	tep_free(t->tep);
+	free(t->st);
+	free(t->page);
+	free(t);
+}
+
+/* -- reading -- */
+
+static int src_tracefs_record(void *arg, const struct usbtrail_record *rec)
+{
+	struct src_tracefs *t = arg;
+	struct ev *ev;
+
+	ev = ev_new(EV_TRACE, EV_SRC_TRACEFS, rec->ts_ns);
+	if (!ev) {
+		rec_emit(t->r, NULL);
+		return 0;
+	}
+	ev->u.rec = *rec;
+	ev->u.rec.seq = ++t->seq;
+	ev_ident_from_rec(ev);
+	t->s->events++;
+	rec_emit(t->r, ev);
+	return 0;
+}
+
+static void src_tracefs_lost(struct src_tracefs *t, uint64_t count,
+			     const char *why)
+{
+	struct ev *ev;
+
+	t->s->lost += count;
+	t->lost_total += count;
+	ev = ev_new(EV_LOST, EV_SRC_TRACEFS, ev_clock_now());
+	if (!ev) {
+		rec_emit(t->r, NULL);
+		return;
+	}
+	ev->u.lost.source = EV_SRC_TRACEFS;
+	ev->u.lost.count = count;
+	ev->u.lost.total = t->lost_total;
+	snprintf(ev->u.lost.why, sizeof(ev->u.lost.why), "%s", why);
+	rec_emit(t->r, ev);
+}
+
+/* per_cpu/cpuN/stats: "overrun: N" and "dropped events: N" */
+static void src_tracefs_stats(struct src_tracefs *t, struct src_tracefs_cpu *c)
+{
+	char file[64], *buf, *p;
+	unsigned long long v;
+	uint64_t lost = 0;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", c->cpu);
+	buf = tracefs_instance_file_read(t->inst, file, NULL);
+	if (!buf)
+		return;
+	p = strstr(buf, "overrun:");
+	if (p && sscanf(p, "overrun: %llu", &v) == 1)
+		lost += v;
+	p = strstr(buf, "dropped events:");
+	if (p && sscanf(p, "dropped events: %llu", &v) == 1)
+		lost += v;
+	free(buf);
+	if (lost > c->lost) {
+		src_tracefs_lost(t, lost - c->lost,
+				 "tracefs buffer full (overwritten)");
+		c->lost = lost;
+	}
+}
+
+static void src_tracefs_sync(struct src_tracefs *t)
+{
+	t->s->malformed = t->st->malformed;
+	if (t->st->missed > t->missed) {
+		src_tracefs_lost(t, t->st->missed - t->missed,
+				 "tracefs sub-buffer missed events");
+		t->missed = t->st->missed;
+	}
+}
+
+static int src_tracefs_read_cpu(struct src_tracefs *t,
+				struct src_tracefs_cpu *c, bool flush)
+{
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < SRC_TRACEFS_PAGES; i++) {
+		if (flush)
+			n = tracefs_cpu_flush(c->tcpu, t->page);
+		else
+			n = tracefs_cpu_read(c->tcpu, t->page, true);
+		if (n < 0)
+			return errno == EINTR ? 0 : -errno;
+		if (n == 0)
+			return 0;
+		tracerec_parse_page(t->st, t->kb, t->page, (size_t)n,
+				    (unsigned int)c->cpu, src_tracefs_record, t);
+	}
+	return 0;
+}
+
+static int src_tracefs_read(struct rec_source *s, struct rec *r)
+{
+	struct src_tracefs *t = s->priv;
+	uint64_t now = ev_clock_now();
+	unsigned int i;
+	int ret;
+
+	t->r = r;
+	if (now >= t->next_scan) {
+		src_tracefs_scan(t->st);
+		for (i = 0; i < t->ncpus; i++)
+			src_tracefs_stats(t, &t->cpus[i]);
+		t->next_scan = now + SRC_TRACEFS_RESCAN_NS;
+	}
+	for (i = 0; i < t->ncpus; i++) {
+		ret = src_tracefs_read_cpu(t, &t->cpus[i], false);
+		if (ret)
+			return ret;
+	}
+	src_tracefs_sync(t);
+	return 0;
+}
+
+static void src_tracefs_close(struct rec_source *s, struct rec *r)
+{
+	struct src_tracefs *t = s->priv;
+	unsigned int i;
+
+	if (!t)
+		return;
+	t->r = r;
+	/* what is left, then the counters, before the instance goes */
+	for (i = 0; i < t->ncpus; i++) {
+		src_tracefs_read_cpu(t, &t->cpus[i], true);
+		src_tracefs_stats(t, &t->cpus[i]);
+	}
+	src_tracefs_sync(t);
+	src_tracefs_free(t);
+	s->priv = NULL;
+}
+
+static int src_tracefs_setup(struct src_tracefs *t)
+{
+	const char *systems[] = { "xhci-hcd", "scsi", "block", "kprobes",
+				  NULL };
+	unsigned int i, enabled = 0;
+	long ncpus;
+	int ret;
+
+	snprintf(t->name, sizeof(t->name), "usbtrail-%d", (int)getpid());
+	if (tracefs_instance_exists(t->name))
+		return -EEXIST;
+	t->inst = tracefs_instance_create(t->name);
+	if (!t->inst)
+		return errno ? -errno : -EIO;
+	if (tracefs_instance_file_write(t->inst, "trace_clock", "boot") < 0)
+		return -EOPNOTSUPP;	/* CLOCK_BOOTTIME: 4.10 and later */
+	tracefs_instance_file_write(t->inst, "buffer_size_kb",
+				    SRC_TRACEFS_BUFFER_KB);
+	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++) {
+		/* xhci-hcd's events exist once xhci_hcd is loaded */
+		if (!tracefs_event_enable(t->inst, src_tracefs_events[i][0],
+					  src_tracefs_events[i][1]))
+			enabled++;
+	}
+	src_tracefs_add_probes(t);
+	if (!enabled && !t->nprobes)
+		return -ENOENT;
+
+	t->tep = tracefs_local_events_system(NULL, systems);
+	if (!t->tep)
+		return -EIO;
+	t->kb = tep_kbuffer(t->tep);
+	t->st = calloc(1, sizeof(*t->st));
+	if (!t->kb || !t->st)
+		return -ENOMEM;
+	if (tracerec_state_init(t->st, t->tep) <= 0)
+		return -ENOENT;
+	src_tracefs_scan(t->st);
+
+	ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (ncpus <= 0 || ncpus > TRACEREC_CPUS_MAX)
+		ncpus = ncpus <= 0 ? 1 : TRACEREC_CPUS_MAX;
+	t->cpus = calloc((size_t)ncpus, sizeof(*t->cpus));
+	if (!t->cpus)
+		return -ENOMEM;
+	for (i = 0; i < (unsigned int)ncpus; i++) {
+		struct tracefs_cpu *tcpu = tracefs_cpu_open(t->inst, (int)i,
+							    true);
+
+		if (!tcpu)
+			continue;	/* offline */
+		t->cpus[t->ncpus].tcpu = tcpu;
+		t->cpus[t->ncpus].cpu = (int)i;
+		t->ncpus++;
+		ret = tracefs_cpu_read_size(tcpu);
+		if (ret > t->page_size)
+			t->page_size = ret;
+	}
+	if (!t->ncpus || t->page_size <= 0 ||
+	    t->page_size > TRACEREC_PAGE_MAX)
+		return -EIO;
+	t->page = malloc((size_t)t->page_size);
+	if (!t->page)
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Where tracefs is mounted: libtracefs would mount it itself when it is
+ * not, and a recorder should not change the system it looks at.
+ */
+static int src_tracefs_mounted(char *dir, size_t len)
+{
+	char path[PATH_MAX], type[64];
+	int found = -ENOENT;
+	FILE *f;
+
+	f = fopen("/proc/mounts", "re");
+	if (!f)
+		return -ENOENT;
+	while (fscanf(f, "%*s %4095s %63s %*[^\n]\n", path, type) == 2) {
+		if (!strcmp(type, "tracefs") && strlen(path) < len) {
+			strcpy(dir, path);
+			found = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int src_tracefs_open(struct rec_source *s, struct rec *r)
+{
+	struct src_tracefs *t;
+	char dir[PATH_MAX];
+	int ret;
+
+	ret = src_tracefs_mounted(dir, sizeof(dir));
+	if (ret)
+		return ret;
+	if (access(dir, W_OK))
+		return errno == EROFS ? -EACCES : -errno;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	src_tracefs_clean_stale();
+	ret = src_tracefs_setup(t);
+	if (ret) {
+		src_tracefs_free(t);
+		return ret;
+	}
+	memset(s, 0, sizeof(*s));
+	s->name = "tracefs";
+	s->id = EV_SRC_TRACEFS;
+	s->fd = -1;
+	s->read = src_tracefs_read;
+	s->close = src_tracefs_close;
+	s->priv = t;
+	t->s = s;
+	t->r = r;
+	return 0;
+}
