@@ -36,6 +36,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 
+#include "btf.h"
 #include "record.h"
 #include "tracerec.h"
 
@@ -255,15 +256,107 @@ static void src_tracefs_clean_stale(void)
 	tracefs_dynevent_list_free(evs);
 }
 
+/* -- the error handlers' command, through BTF -- */
+
+static void *src_tracefs_slurp(const char *path, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	uint8_t *buf = NULL, *nb;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (!buf || n == cap) {
+			if (buf)
+				cap *= 2;
+			if (cap > (64u << 20))
+				break;		/* no BTF is that large */
+			nb = realloc(buf, cap);
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			close(fd);
+			if (r < 0 || !n) {
+				free(buf);
+				return NULL;
+			}
+			*len = n;
+			return buf;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * Fetch arguments that follow the handler's struct scsi_cmnd * to what
+ * usbtrail.ko reads of it (ut_scsi_fill_where(), ut_eh.c): the SCSI
+ * address through cmd->device, the opcode in cmd->cmnd[0], and the block
+ * layer's tag in the struct request just before the command
+ * (blk_mq_rq_from_pdu()).  The offsets come from the running kernel's
+ * BTF: vmlinux's, and scsi_mod's split on top of it when the SCSI
+ * midlayer is a module.  -ENOENT when any is missing: the probes then
+ * fetch the pointer only, and tracerec.c names the command as it can.
+ */
+static int src_tracefs_eh_args(char *args, size_t len)
+{
+	struct btf vmlinux, scsi_mod, *b = &vmlinux;
+	uint32_t dev, cmnd, host, host_no, channel, id, lun, rq, tag;
+	void *vblob, *mblob = NULL;
+	size_t vlen, mlen;
+	int ret = -ENOENT;
+
+	vblob = src_tracefs_slurp("/sys/kernel/btf/vmlinux", &vlen);
+	if (!vblob || btf_open(&vmlinux, vblob, vlen, NULL))
+		goto out;
+	mblob = src_tracefs_slurp("/sys/kernel/btf/scsi_mod", &mlen);
+	if (mblob && !btf_open(&scsi_mod, mblob, mlen, &vmlinux))
+		b = &scsi_mod;
+	if (btf_member_offset(b, "scsi_cmnd", "device", &dev) ||
+	    btf_member_offset(b, "scsi_cmnd", "cmnd", &cmnd) ||
+	    btf_member_offset(b, "scsi_device", "host", &host) ||
+	    btf_member_offset(b, "scsi_device", "channel", &channel) ||
+	    btf_member_offset(b, "scsi_device", "id", &id) ||
+	    btf_member_offset(b, "scsi_device", "lun", &lun) ||
+	    btf_member_offset(b, "Scsi_Host", "host_no", &host_no) ||
+	    btf_struct_size(b, "request", &rq) ||
+	    btf_member_offset(b, "request", "tag", &tag) || tag >= rq)
+		goto out;
+	snprintf(args, len,
+		 "cmd=$arg1:x64 host=+%u(+%u(+%u($arg1))):u32 "
+		 "channel=+%u(+%u($arg1)):u32 id=+%u(+%u($arg1)):u32 "
+		 "lun=+%u(+%u($arg1)):u64 tag=-%u($arg1):s32 "
+		 "opcode=+%u($arg1):u8",
+		 host_no, host, dev, channel, dev, id, dev, lun, dev,
+		 rq - tag, cmnd);
+	ret = 0;
+out:
+	free(vblob);
+	free(mblob);
+	return ret;
+}
+
 /* -- the instance and the kprobes -- */
 
 static void src_tracefs_add_probes(struct src_tracefs *t)
 {
 	struct tracefs_dynevent *ev;
-	char name[96];
+	char name[96], args[512];
 	unsigned int i;
 	int k;
 
+	if (src_tracefs_eh_args(args, sizeof(args)))
+		snprintf(args, sizeof(args), "cmd=$arg1:x64");
 	for (i = 0; i < tracerec_eh_nprobes; i++) {
 		const struct tracerec_eh_probe *p = &tracerec_eh_probes[i];
 		char addr[96];
@@ -272,10 +365,7 @@ static void src_tracefs_add_probes(struct src_tracefs *t)
 		for (k = 0; k < 2; k++) {
 			snprintf(name, sizeof(name), "usbtrail_%d_%s%s",
 				 (int)getpid(), p->suffix, k ? "_ret" : "");
-			/*
-			 * every handler takes the struct scsi_cmnd * first;
-			 * which command it is comes from tracerec's state
-			 */
+			/* every handler takes the struct scsi_cmnd * first */
 			/*
 			 * maxactive stays the kernel's default: libtracefs
 			 * 1.6 writes "r8::GROUP/NAME" for a given one, which
@@ -286,7 +376,7 @@ static void src_tracefs_add_probes(struct src_tracefs *t)
 						addr, "ret=$retval:s32", 0);
 			else
 				ev = tracefs_kprobe_alloc("kprobes", name, addr,
-							  "cmd=$arg1:x64");
+							  args);
 			if (!ev)
 				continue;
 			/* an absent symbol of a loaded module is refused */
@@ -471,10 +561,62 @@ static void src_tracefs_close(struct rec_source *s, struct rec *r)
 	s->priv = NULL;
 }
 
+static int src_tracefs_format(struct tep_handle *tep, const char *system,
+			      const char *event)
+{
+	char *buf;
+	int len, ret;
+
+	buf = tracefs_event_file_read(NULL, system, event, "format", &len);
+	if (!buf)
+		return -ENOENT;
+	ret = tep_parse_event(tep, buf, (unsigned long)len, system);
+	free(buf);
+	return ret ? -EINVAL : 0;
+}
+
+/*
+ * The formats of the events this source enabled, and the ring buffer's
+ * page layout.  Read one by one: tracefs_local_events_system() also reads
+ * all of /proc/kallsyms and the printk formats, which takes seconds on a
+ * slow machine and is not needed to decode these events.
+ */
+static struct tep_handle *src_tracefs_formats(struct src_tracefs *t)
+{
+	struct tep_handle *tep = tep_alloc();
+	char *buf, *sys, *event;
+	unsigned int i;
+	int len;
+
+	if (!tep)
+		return NULL;
+	tep_set_long_size(tep, (int)sizeof(long));
+	tep_set_page_size(tep, getpagesize());
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &len);
+	if (!buf || tep_parse_header_page(tep, buf, (unsigned long)len,
+					  (int)sizeof(long))) {
+		free(buf);
+		tep_free(tep);
+		return NULL;
+	}
+	free(buf);
+	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++)
+		src_tracefs_format(tep, src_tracefs_events[i][0],
+				   src_tracefs_events[i][1]);
+	for (i = 0; i < t->nprobes; i++) {
+		sys = event = NULL;
+		tracefs_dynevent_info(t->probes[i], &sys, &event, NULL, NULL,
+				      NULL);
+		if (sys && event)
+			src_tracefs_format(tep, sys, event);
+		free(sys);
+		free(event);
+	}
+	return tep;
+}
+
 static int src_tracefs_setup(struct src_tracefs *t)
 {
-	const char *systems[] = { "xhci-hcd", "scsi", "block", "kprobes",
-				  NULL };
 	unsigned int i, enabled = 0;
 	long ncpus;
 	int ret;
@@ -499,7 +641,7 @@ static int src_tracefs_setup(struct src_tracefs *t)
 	if (!enabled && !t->nprobes)
 		return -ENOENT;
 
-	t->tep = tracefs_local_events_system(NULL, systems);
+	t->tep = src_tracefs_formats(t);
 	if (!t->tep)
 		return -EIO;
 	t->kb = tep_kbuffer(t->tep);

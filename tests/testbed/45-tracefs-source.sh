@@ -6,11 +6,14 @@
 # afterwards its instance and kprobes are gone, a dead recorder's stale
 # ones too, and the top-level tracing settings are as they were.
 # The recorder runs through tests/tools/uttrace (record.c + src_tracefs.c
-# alone) until "usbtrail record" wires its sources.
+# alone) until "usbtrail record" wires its sources.  TB_KERNEL=6.12 runs
+# it on the other kernel.
 . "$(dirname "$0")/lib.sh"
 
-tb --devices uas --fault stall@3+8 --timeout 300 ${TB_KERNEL:+--kernel $TB_KERNEL} -- sh -c '
-	sh /tests/tracefs-source.sh $TESTBED_UAS 16
+# The source takes a few seconds to set up under TCG (instance, kprobes):
+# the stall begins once the writes surely have.
+tb --devices uas --fault stall@8+8 --timeout 300 ${TB_KERNEL:+--kernel $TB_KERNEL} -- sh -c '
+	sh /tests/tracefs-source.sh $TESTBED_UAS 22
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 
 expect "$out/stdout.txt" '^tracefs-source-done$'
@@ -23,6 +26,15 @@ expect_order "$out/records.txt" \
 	" scsi-eh-wakeup " \
 	" eh-start kind=device-reset driver=uas disk=$disk " \
 	" eh-end kind=device-reset driver=uas .* result=0x2002"
+# the aborted commands are the ones uas names in the kernel log, in order:
+# the kprobes follow the struct scsi_cmnd * (offsets from BTF)
+rec_tags=$(sed -n 's/.* eh-start kind=abort driver=uas .* tag=\([0-9]*\) .*/\1/p' \
+	"$out/records.txt" | tr '\n' ' ')
+log_tags=$(sed -n 's/.* tag#\([0-9]*\) uas_eh_abort_handler .*/\1/p' \
+	"$out/console.log" | tr '\n' ' ')
+[ -n "$rec_tags" ] && [ "$rec_tags" = "$log_tags" ] ||
+	fail "aborted tags: records '$rec_tags', kernel log '$log_tags'"
+echo "ok: aborted tags $rec_tags as the kernel log says"
 # the device reset resets the USB device: xHCI's Reset Device command (17)
 expect "$out/records.txt" " xhci-command slot=[0-9]+ ep=0 cc=1 trb=17 "
 expect "$out/records.txt" " xhci-transfer .* cc=26 "

@@ -29,8 +29,8 @@ top >/out/top-before.txt
 ls $T/instances >/out/instances-before.txt
 cat $T/dynamic_events >/out/dynamic-before.txt
 
-/tests/uttrace -- /tests/write-loop.sh "$disk" "$secs" 64 \
-	>/out/records.txt 2>/out/uttrace.err
+/tests/uttrace -- sh -c '/tests/write-loop.sh "$0" "$1" 64 >/out/loop.txt' \
+	"$disk" "$secs" >/out/records.txt 2>/out/uttrace.err
 echo "uttrace-exit=$?" >>/out/uttrace.err
 
 top >/out/top-after.txt

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_btf.c - unit tests of userspace/btf.c on small BTF blobs built
+ * here by hand (the layout of Documentation/bpf/btf.rst): a "vmlinux"
+ * blob and a "module" blob split on top of it, as /sys/kernel/btf has
+ * them; and on the running kernel's /sys/kernel/btf/vmlinux when there
+ * is one to read.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <linux/btf.h>
+
+#include "btf.h"
+
+struct test_blob {
+	uint8_t buf[1024];
+	size_t len;		/* of the types so far */
+	uint8_t types[512];
+	size_t tlen;
+};
+
+static void test_put(struct test_blob *b, uint32_t v)
+{
+	assert_true(b->tlen + 4 <= sizeof(b->types));
+	memcpy(b->types + b->tlen, &v, 4);
+	b->tlen += 4;
+}
+
+static void test_type(struct test_blob *b, uint32_t name, uint32_t kind,
+		      uint32_t vlen, bool kflag, uint32_t size)
+{
+	test_put(b, name);
+	test_put(b, (kflag ? 1u << 31 : 0) | kind << 24 | vlen);
+	test_put(b, size);
+}
+
+static void test_member(struct test_blob *b, uint32_t name, uint32_t type,
+			uint32_t offset)
+{
+	test_put(b, name);
+	test_put(b, type);
+	test_put(b, offset);
+}
+
+/* header, types, strings */
+static void test_finish(struct test_blob *b, const char *strs, size_t slen)
+{
+	struct btf_header h = {
+		.magic = BTF_MAGIC, .version = BTF_VERSION,
+		.hdr_len = sizeof(h), .type_off = 0,
+		.type_len = (uint32_t)b->tlen, .str_off = (uint32_t)b->tlen,
+		.str_len = (uint32_t)slen,
+	};
+
+	memcpy(b->buf, &h, sizeof(h));
+	memcpy(b->buf + sizeof(h), b->types, b->tlen);
+	memcpy(b->buf + sizeof(h) + b->tlen, strs, slen);
+	b->len = sizeof(h) + b->tlen + slen;
+}
+
+/* "\0int\0request\0q\0tag\0scsi_cmnd\0" */
+static const char test_vstrs[] = "\0int\0request\0q\0tag\0scsi_cmnd";
+#define S_INT		1
+#define S_REQUEST	5
+#define S_Q		13
+#define S_TAG		15
+#define S_SCSI_CMND	19
+
+static void test_vmlinux(struct test_blob *v)
+{
+	memset(v, 0, sizeof(*v));
+	test_type(v, S_INT, BTF_KIND_INT, 0, false, 4);		/* id 1 */
+	test_put(v, 32);					/* 32 bits */
+	test_type(v, S_REQUEST, BTF_KIND_STRUCT, 2, false, 248); /* id 2 */
+	test_member(v, S_Q, 1, 0);
+	test_member(v, S_TAG, 1, 32 * 8);
+	test_type(v, S_SCSI_CMND, BTF_KIND_FWD, 0, false, 0);	/* id 3 */
+	test_finish(v, test_vstrs, sizeof(test_vstrs));
+}
+
+/* the module's strings start after vmlinux's */
+static const char test_mstrs[] = "\0device\0cmnd\0flags";
+#define M(off)		((uint32_t)sizeof(test_vstrs) + (off))
+#define S_DEVICE	M(1)
+#define S_CMND		M(8)
+#define S_FLAGS		M(13)
+
+static void test_module(struct test_blob *m)
+{
+	memset(m, 0, sizeof(*m));
+	/* id 4: the complete struct scsi_cmnd, with a bit field */
+	test_type(m, S_SCSI_CMND, BTF_KIND_STRUCT, 3, true, 400);
+	test_member(m, S_DEVICE, 1, 0);
+	test_member(m, S_CMND, 1, 200 * 8);
+	test_member(m, S_FLAGS, 1, 3u << 24 | 64 * 8);
+	test_finish(m, test_mstrs, sizeof(test_mstrs));
+}
+
+static void test_btf_lookup(void **state)
+{
+	struct test_blob v, m;
+	struct btf vb, mb;
+	uint32_t x;
+
+	(void)state;
+	test_vmlinux(&v);
+	test_module(&m);
+	assert_int_equal(btf_open(&vb, v.buf, v.len, NULL), 0);
+	assert_int_equal(vb.ntypes, 3);
+	assert_int_equal(btf_open(&mb, m.buf, m.len, &vb), 0);
+	assert_int_equal(mb.ntypes, 1);
+
+	assert_int_equal(btf_struct_size(&vb, "request", &x), 0);
+	assert_int_equal(x, 248);
+	assert_int_equal(btf_member_offset(&vb, "request", "tag", &x), 0);
+	assert_int_equal(x, 32);
+	assert_int_equal(btf_member_offset(&vb, "request", "q", &x), 0);
+	assert_int_equal(x, 0);
+	/* vmlinux has it only as a declaration */
+	assert_int_equal(btf_struct_size(&vb, "scsi_cmnd", &x), -ENOENT);
+	/* the module's blob has it, and finds vmlinux's through its base */
+	assert_int_equal(btf_struct_size(&mb, "scsi_cmnd", &x), 0);
+	assert_int_equal(x, 400);
+	assert_int_equal(btf_member_offset(&mb, "scsi_cmnd", "cmnd", &x), 0);
+	assert_int_equal(x, 200);
+	assert_int_equal(btf_member_offset(&mb, "request", "tag", &x), 0);
+	assert_int_equal(x, 32);
+	/* a bit field has no byte offset; absent things are absent */
+	assert_int_equal(btf_member_offset(&mb, "scsi_cmnd", "flags", &x),
+			 -ENOENT);
+	assert_int_equal(btf_member_offset(&mb, "scsi_cmnd", "tag", &x),
+			 -ENOENT);
+	assert_int_equal(btf_struct_size(&mb, "gendisk", &x), -ENOENT);
+}
+
+static void test_btf_malformed(void **state)
+{
+	struct test_blob v;
+	struct btf b;
+	uint32_t bad;
+
+	(void)state;
+	test_vmlinux(&v);
+	assert_int_equal(btf_open(&b, v.buf, 10, NULL), -EINVAL);
+	assert_int_equal(btf_open(&b, v.buf, v.len - 1, NULL), -EINVAL);
+	/* strings not NUL-ended */
+	v.buf[v.len - 1] = 'x';
+	assert_int_equal(btf_open(&b, v.buf, v.len, NULL), -EINVAL);
+	test_vmlinux(&v);
+	/* a struct claiming more members than the section holds */
+	bad = BTF_KIND_STRUCT << 24 | 0xffff;
+	memcpy(v.buf + sizeof(struct btf_header) + 16 + 4, &bad, 4);
+	assert_int_equal(btf_open(&b, v.buf, v.len, NULL), -EINVAL);
+	test_vmlinux(&v);
+	/* an unknown kind */
+	bad = 31u << 24;
+	memcpy(v.buf + sizeof(struct btf_header) + 4, &bad, 4);
+	assert_int_equal(btf_open(&b, v.buf, v.len, NULL), -EINVAL);
+	test_vmlinux(&v);
+	v.buf[0] ^= 0xff;
+	assert_int_equal(btf_open(&b, v.buf, v.len, NULL), -EPROTONOSUPPORT);
+}
+
+/* The running kernel's BTF, when this machine exposes it */
+static void test_btf_running(void **state)
+{
+	size_t len, cap = 64 << 20;
+	uint8_t *buf;
+	struct btf b;
+	uint32_t size, tag;
+	FILE *f;
+
+	(void)state;
+	f = fopen("/sys/kernel/btf/vmlinux", "rb");
+	if (!f)
+		skip();
+	buf = malloc(cap);
+	assert_non_null(buf);
+	len = fread(buf, 1, cap, f);
+	fclose(f);
+	assert_int_equal(btf_open(&b, buf, len, NULL), 0);
+	assert_true(b.ntypes > 1000);
+	/* the block layer is built in: struct request is there */
+	assert_int_equal(btf_struct_size(&b, "request", &size), 0);
+	assert_int_equal(btf_member_offset(&b, "request", "tag", &tag), 0);
+	assert_true(tag > 0 && tag < size);
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_btf_lookup),
+		cmocka_unit_test(test_btf_malformed),
+		cmocka_unit_test(test_btf_running),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
