@@ -87,6 +87,8 @@ void classify_details(const struct classify_incident *inc, char *buf,
 	case CLASSIFY_TIMEOUT:
 		if (inc->inferred)
 			snprintf(buf, len, "(implied by the abort)");
+		else if (inc->count > 1)
+			snprintf(buf, len, "commands=%ld", inc->count);
 		break;
 	case CLASSIFY_ABORT:
 	case CLASSIFY_RECOVERED:
@@ -122,6 +124,7 @@ static const struct {
 	const char *text;
 } classify_ascs[] = {
 	{ 0x00, 0x00, "No additional sense information" },
+	{ 0x00, 0x06, "I/O process terminated" },
 	{ 0x03, 0x00, "Peripheral device write fault" },
 	{ 0x04, 0x00, "Logical unit not ready, cause not reportable" },
 	{ 0x04, 0x01, "Logical unit is in process of becoming ready" },
