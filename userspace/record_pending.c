@@ -9,13 +9,6 @@
 
 #include "record.h"
 
-int src_tracefs_open(struct rec_source *s, struct rec *r)
-{
-	(void)s;
-	(void)r;
-	return -ENOSYS;
-}
-
 int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload)
 {
 	(void)s;
