@@ -1,23 +1,34 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The tracefs source (src_tracefs.c, without usbtrail.ko) during a stall:
-# the command timeouts, the UAS aborts and the device reset are recorded
-# for the right disk, as usbtrail.ko records them (12-module-stall.sh);
-# afterwards its instance and kprobes are gone, a dead recorder's stale
-# ones too, and the top-level tracing settings are as they were.
-# The recorder runs through tests/tools/uttrace (record.c + src_tracefs.c
-# alone) until "usbtrail record" wires its sources.  TB_KERNEL=6.12 runs
-# it on the other kernel.
+# usbtrail record --source tracefs (src_tracefs.c, without usbtrail.ko)
+# during a stall: the command timeouts, the UAS aborts and the device
+# reset are trace records of the right disk, as usbtrail.ko records them
+# (12-module-stall.sh); afterwards, and after a recording stopped by
+# SIGTERM, its instance and kprobes are gone, a dead recorder's stale ones
+# too, and the top-level tracing settings are as they were.
+# TB_KERNEL=6.12 runs it on the other kernel.
 . "$(dirname "$0")/lib.sh"
+
+command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 
 # The source takes a few seconds to set up under TCG (instance, kprobes):
 # the stall begins once the writes surely have.
+rm -rf "$out/rec" "$out/rec-term"
 tb --devices uas --fault stall@8+8 --timeout 300 ${TB_KERNEL:+--kernel $TB_KERNEL} -- sh -c '
 	sh /tests/tracefs-source.sh $TESTBED_UAS 22
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 
 expect "$out/stdout.txt" '^tracefs-source-done$'
-expect "$out/uttrace.err" '^uttrace-exit=0$'
+expect "$out/stdout.txt" '^record exit 0$'
+jq -e '.trace_source == "tracefs" and .complete and
+	any(.sources[]; .name == "tracefs" and .events > 0 and
+		.malformed == 0 and .lost == 0)' "$out/rec/meta.json" \
+	>/dev/null || fail "meta.json: not a complete tracefs recording"
+echo "ok: meta.json: complete, tracefs, nothing malformed or lost"
+jq -r 'select(.type == "trace" and .source == "tracefs") | .text' \
+	"$out/rec/events.jsonl" >"$out/records.txt" ||
+	fail "events.jsonl is not valid JSON lines"
+
 disk=$(cat "$out/disk.txt")
 expect_order "$out/records.txt" \
 	" scsi-timeout disk=$disk " \
@@ -26,6 +37,11 @@ expect_order "$out/records.txt" \
 	" scsi-eh-wakeup " \
 	" eh-start kind=device-reset driver=uas disk=$disk " \
 	" eh-end kind=device-reset driver=uas .* result=0x2002"
+# the events name the disk, for the recorder's classifier
+jq -se --arg d "$disk" 'any(.[]; .type == "trace" and .rec == "eh-start"
+	and .disk == $d)' "$out/rec/events.jsonl" >/dev/null ||
+	fail "no eh-start event with disk $disk"
+echo "ok: eh-start events carry disk $disk"
 # the aborted commands are the ones uas names in the kernel log, in order:
 # the kprobes follow the struct scsi_cmnd * (offsets from BTF)
 rec_tags=$(sed -n 's/.* eh-start kind=abort driver=uas .* tag=\([0-9]*\) .*/\1/p' \
@@ -39,16 +55,20 @@ echo "ok: aborted tags $rec_tags as the kernel log says"
 expect "$out/records.txt" " xhci-command slot=[0-9]+ ep=0 cc=1 trb=17 "
 expect "$out/records.txt" " xhci-transfer .* cc=26 "
 expect "$out/records.txt" " blk-complete disk=$disk .* bytes=524288 "
-expect "$out/records.txt" "^# tracefs events=[1-9][0-9]* lost=0 malformed=0$"
 
 # nothing left behind, the stale ones removed, the top level untouched
 expect "$out/instances-before.txt" '^usbtrail-99999$'
-! grep -q '^usbtrail-' "$out/instances-after.txt" ||
-	fail "instances left: $(grep '^usbtrail-' "$out/instances-after.txt")"
-echo "ok: no usbtrail instance after the run"
-! grep -q 'usbtrail_' "$out/dynamic-after.txt" ||
-	fail "dynamic events left: $(grep usbtrail_ "$out/dynamic-after.txt")"
-echo "ok: no usbtrail kprobe after the run"
-cmp "$out/top-before.txt" "$out/top-after.txt" ||
-	fail "top-level settings changed: $(diff "$out/top-before.txt" "$out/top-after.txt")"
-echo "ok: top level unchanged: $(tr '\n' ' ' <"$out/top-after.txt" | cut -c1-120)"
+expect "$out/instances-during.txt" '^usbtrail-[0-9]+$'
+expect "$out/stdout.txt" '^term exit 0$'
+for f in after term; do
+	! grep -q '^usbtrail-' "$out/instances-$f.txt" ||
+		fail "instances left ($f): $(grep '^usbtrail-' "$out/instances-$f.txt")"
+	! grep -q 'usbtrail_' "$out/dynamic-$f.txt" ||
+		fail "dynamic events left ($f): $(grep usbtrail_ "$out/dynamic-$f.txt")"
+	cmp -s "$out/top-before.txt" "$out/top-$f.txt" ||
+		fail "top-level settings changed ($f): $(diff "$out/top-before.txt" "$out/top-$f.txt")"
+	echo "ok: $f: no usbtrail instance or kprobe left, top level unchanged"
+done
+jq -e '.complete' "$out/rec-term/meta.json" >/dev/null ||
+	fail "rec-term/meta.json: not complete after SIGTERM"
+echo "ok: the recording stopped by SIGTERM is complete"
