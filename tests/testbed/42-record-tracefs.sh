@@ -1,0 +1,7 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# usbtrail record without usbtrail.ko (--source tracefs): every fault kind
+# on the right disk, as 41-record-module.sh finds it with the module.
+. "$(dirname "$0")/lib.sh"
+source=tracefs
+. "$(dirname "$0")/record-faults.inc"
