@@ -84,7 +84,6 @@ struct src_tracefs {
 	void *page;
 	int page_size;
 	uint32_t seq;
-	uint64_t missed;		/* st->missed already reported */
 	uint64_t lost_total;
 	uint64_t next_scan;
 };
@@ -489,14 +488,14 @@ static void src_tracefs_stats(struct src_tracefs *t, struct src_tracefs_cpu *c)
 	}
 }
 
+/*
+ * Losses are reported from per_cpu/cpuN/stats (src_tracefs_stats()):
+ * exact counts, where a page's "missed events" flag may not carry one,
+ * and the same events, so they are not counted twice.
+ */
 static void src_tracefs_sync(struct src_tracefs *t)
 {
 	t->s->malformed = t->st->malformed;
-	if (t->st->missed > t->missed) {
-		src_tracefs_lost(t, t->st->missed - t->missed,
-				 "tracefs sub-buffer missed events");
-		t->missed = t->st->missed;
-	}
 }
 
 static int src_tracefs_read_cpu(struct src_tracefs *t,

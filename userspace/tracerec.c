@@ -974,9 +974,12 @@ int tracerec_parse_page(struct tracerec_state *st, struct kbuffer *kb,
 		free(buf);
 		return -EINVAL;
 	}
+	/* the count when the kernel had room to store it, else "some" */
 	missed = kbuffer_missed_events(kb);
 	if (missed > 0)
 		st->missed += (uint64_t)missed;
+	else if (missed < 0)
+		st->missed++;
 
 	for (data = kbuffer_read_event(kb, &ts); data;
 	     data = kbuffer_next_event(kb, &ts)) {

@@ -132,7 +132,12 @@ struct tracerec_state {
 	uint64_t filtered;		/* ours, but the module skips them too */
 	uint64_t malformed;		/* could not be decoded: skipped */
 	uint64_t unknown;		/* an event id we do not decode */
-	uint64_t missed;		/* events the kernel dropped (pages said) */
+	/*
+	 * events the kernel dropped before a page, as the pages say (at
+	 * least 1 where the count was not stored); the same losses as the
+	 * overrun of per_cpu/cpuN/stats, which src_tracefs.c reports
+	 */
+	uint64_t missed;
 };
 
 /*

@@ -54,14 +54,41 @@ static char *test_slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* Every events/SYS/EVENT/format below dir, as system SYS */
-static void test_load_formats(struct tep_handle *tep, const char *dir)
+static void test_load_dir(struct tep_handle *tep, const char *path,
+			  const char *sys)
 {
-	char path[1024], epath[1400];
-	struct dirent *s, *e;
-	DIR *sd, *ed;
+	char epath[1400];
+	struct dirent *e;
 	size_t len;
 	char *buf;
+	DIR *ed;
+
+	ed = opendir(path);
+	assert_non_null(ed);
+	while ((e = readdir(ed))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(epath, sizeof(epath), "%s/%s/format", path, e->d_name);
+		buf = test_slurp(epath, &len);
+		assert_non_null(buf);
+		assert_int_equal(tep_parse_event(tep, buf, len, sys), 0);
+		free(buf);
+	}
+	closedir(ed);
+}
+
+/*
+ * Every events/SYS/EVENT/format below dir, as system SYS; the kprobes
+ * from kprobes (a directory of EVENT/format), in the guest's group.
+ */
+static void test_load_formats(struct tep_handle *tep, const char *dir,
+			      const char *kprobes)
+{
+	char path[1024];
+	struct dirent *s;
+	size_t len;
+	char *buf;
+	DIR *sd;
 
 	snprintf(path, sizeof(path), "%s/events/header_page", dir);
 	buf = test_slurp(path, &len);
@@ -72,30 +99,15 @@ static void test_load_formats(struct tep_handle *tep, const char *dir)
 	sd = opendir(path);
 	assert_non_null(sd);
 	while ((s = readdir(sd))) {
-		const char *sys = s->d_name;
-
-		if (s->d_name[0] == '.' || !strncmp(s->d_name, "header", 6))
+		if (s->d_name[0] == '.' || !strncmp(s->d_name, "header", 6) ||
+		    !strcmp(s->d_name, "kprobes"))
 			continue;
-		/* the guest's kprobe group, as the fixture's README says */
-		if (!strcmp(sys, "kprobes"))
-			sys = "usbtrail_fx";
 		snprintf(path, sizeof(path), "%s/events/%s", dir, s->d_name);
-		ed = opendir(path);
-		assert_non_null(ed);
-		while ((e = readdir(ed))) {
-			if (e->d_name[0] == '.')
-				continue;
-			snprintf(epath, sizeof(epath), "%s/%s/format", path,
-				 e->d_name);
-			buf = test_slurp(epath, &len);
-			assert_non_null(buf);
-			assert_int_equal(tep_parse_event(tep, buf, len, sys),
-					 0);
-			free(buf);
-		}
-		closedir(ed);
+		test_load_dir(tep, path, s->d_name);
 	}
 	closedir(sd);
+	/* the guest's kprobe group, as the fixture's README says */
+	test_load_dir(tep, kprobes, "usbtrail_fx");
 }
 
 static int test_collect(void *arg, const struct usbtrail_record *rec)
@@ -118,21 +130,29 @@ static void test_usb_disk(struct tracerec_state *st)
 	assert_int_equal(tracerec_add_disk(st, &d), 0);
 }
 
-static struct test_run *test_parse(const char *kernel, bool usb_disk)
+/*
+ * The pages of fixture KERNEL; with ptr_only, the older capture whose
+ * kprobes fetched the command pointer only (no BTF offsets).
+ */
+static struct test_run *test_parse(const char *kernel, bool ptr_only,
+				   bool usb_disk)
 {
 	struct test_run *run = calloc(1, sizeof(*run));
-	char dir[256], path[512];
+	char dir[256], pdir[300], kprobes[320], path[512];
 	struct kbuffer *kb;
 	size_t len, off;
 	char *pages;
 
 	assert_non_null(run);
 	snprintf(dir, sizeof(dir), "%s/%s", FIXTURES, kernel);
+	snprintf(pdir, sizeof(pdir), "%s%s", dir, ptr_only ? "/ptr-only" : "");
+	snprintf(kprobes, sizeof(kprobes), "%s/%s", pdir,
+		 ptr_only ? "kprobes" : "events/kprobes");
 	run->tep = tep_alloc();
 	assert_non_null(run->tep);
 	tep_set_long_size(run->tep, 8);
 	tep_set_page_size(run->tep, 4096);
-	test_load_formats(run->tep, dir);
+	test_load_formats(run->tep, dir, kprobes);
 	run->st = malloc(sizeof(*run->st));
 	assert_non_null(run->st);
 	/* 13 tracepoints and the 4 uas kprobes of the capture */
@@ -141,7 +161,7 @@ static struct test_run *test_parse(const char *kernel, bool usb_disk)
 		test_usb_disk(run->st);
 	kb = tep_kbuffer(run->tep);
 	assert_non_null(kb);
-	snprintf(path, sizeof(path), "%s/cpu0-stall.raw", dir);
+	snprintf(path, sizeof(path), "%s/cpu0-stall.raw", pdir);
 	pages = test_slurp(path, &len);
 	assert_non_null(pages);
 	assert_true(len >= 4096 && len % 4096 == 0);
@@ -163,13 +183,15 @@ static void test_release(struct test_run *run)
 }
 
 /* Lines of the kernel's text rendering naming event NAME ("name: ") */
-static unsigned int test_text_count(const char *kernel, const char *what)
+static unsigned int test_text_count(const char *kernel, bool ptr_only,
+				    const char *what)
 {
 	char path[512], line[4096];
 	unsigned int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s/cpu0-stall.txt", FIXTURES, kernel);
+	snprintf(path, sizeof(path), "%s/%s%s/cpu0-stall.txt", FIXTURES,
+		 kernel, ptr_only ? "/ptr-only" : "");
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f))
@@ -188,13 +210,39 @@ static unsigned int test_count(const struct test_run *run, unsigned int type)
 	return n;
 }
 
-static void test_stall(const char *kernel)
+/* "tag=N" of the kernel's text of each uas_abort, in order */
+static unsigned int test_text_abort_tags(const char *kernel, int *tags,
+					 unsigned int max)
 {
-	struct test_run *run = test_parse(kernel, true);
+	char path[512], line[4096];
+	unsigned int n = 0;
+	const char *t;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/cpu0-stall.txt", FIXTURES, kernel);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, " uas_abort: "))
+			continue;
+		t = strstr(line, " tag=");
+		assert_non_null(t);
+		assert_true(n < max);
+		tags[n++] = atoi(t + 5);
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_stall(const char *kernel, bool ptr_only)
+{
+	struct test_run *run = test_parse(kernel, ptr_only, true);
 	const struct usbtrail_record *r;
-	unsigned int i, timeouts = 0, aborts = 0, stopped = 0, resets = 0;
-	unsigned int blk = 0;
-	uint64_t last_ts = 0;
+	unsigned int i, j, timeouts = 0, aborts = 0, stopped = 0, resets = 0;
+	unsigned int blk = 0, nissued = 0, ntags = 0;
+	uint64_t issued[512], last_ts = 0;
+	int tags[16], rtags[16];
+	bool seen;
 
 	for (i = 0; i < run->n; i++) {
 		r = &run->recs[i];
@@ -202,22 +250,27 @@ static void test_stall(const char *kernel)
 		last_ts = r->ts_ns;
 		switch (r->type) {
 		case USBTRAIL_REC_SCSI_TIMEOUT:
-			/* a 512 KiB WRITE(10) at LBA 0 or 1024 of sda */
+			/* a 512 KiB WRITE(10) of sda */
 			assert_string_equal(r->u.scsi.disk, "sda");
 			assert_int_equal(r->u.scsi.devt, 8 << 8);
 			assert_int_equal(r->u.scsi.host, 1);
 			assert_int_equal(r->u.scsi.opcode, 0x2a);
 			assert_int_equal(r->u.scsi.len, 524288);
-			assert_true(r->u.scsi.lba == 0 || r->u.scsi.lba == 1024);
+			assert_int_equal(r->u.scsi.lba % 1024, 0);
 			assert_int_equal(r->flags, USBTRAIL_F_ERROR);
 			timeouts++;
 			break;
 		case USBTRAIL_REC_EH_START:
 			assert_int_equal(r->u.eh.driver, USBTRAIL_DRV_UAS);
 			assert_string_equal(r->u.eh.disk, "sda");
-			if (r->u.eh.kind == USBTRAIL_EH_ABORT) {
+			assert_int_equal(r->u.eh.devt, 8 << 8);
+			assert_int_equal(r->u.eh.host, 1);
+			/* without BTF a reset names the disk, not a command */
+			if (!ptr_only || r->u.eh.kind == USBTRAIL_EH_ABORT)
 				assert_int_equal(r->u.eh.opcode, 0x2a);
-				aborts++;
+			if (r->u.eh.kind == USBTRAIL_EH_ABORT) {
+				assert_true(aborts < 16);
+				rtags[aborts++] = (int)r->u.eh.tag;
 			}
 			break;
 		case USBTRAIL_REC_EH_END:
@@ -234,7 +287,7 @@ static void test_stall(const char *kernel)
 				assert_int_equal(r->flags, USBTRAIL_F_ERROR);
 				assert_int_equal(r->u.xhci.slot, 1);
 				stopped++;
-			} else {
+			} else if (r->u.xhci.cc == 1 || r->u.xhci.cc == 13) {
 				assert_int_equal(r->flags, 0);
 			}
 			break;
@@ -245,13 +298,21 @@ static void test_stall(const char *kernel)
 				resets++;
 			}
 			break;
+		case USBTRAIL_REC_BLK_ISSUE:
+			if (nissued < 512)
+				issued[nissued++] = r->u.blk.sector;
+			break;
 		case USBTRAIL_REC_BLK_COMPLETE:
 			assert_string_equal(r->u.blk.disk, "sda");
 			assert_int_equal(r->u.blk.bytes, 524288);
 			assert_int_equal(r->u.blk.op, 1);	/* write */
 			assert_int_equal(r->u.blk.error, 0);
 			assert_true(r->u.blk.sector % 1024 == 0);
-			assert_true(r->u.blk.latency_ns > 0);
+			/* its latency when its issue is in the pages too */
+			for (j = 0, seen = false; j < nissued; j++)
+				seen |= issued[j] == r->u.blk.sector;
+			if (seen)
+				assert_true(r->u.blk.latency_ns > 0);
 			blk++;
 			break;
 		default:
@@ -259,35 +320,59 @@ static void test_stall(const char *kernel)
 		}
 	}
 	/* as many as the kernel's text shows */
-	assert_int_equal(timeouts,
-			 test_text_count(kernel, "scsi_dispatch_cmd_timeout:"));
+	assert_int_equal(timeouts, test_text_count(kernel, ptr_only,
+						   "scsi_dispatch_cmd_timeout:"));
 	assert_true(timeouts >= 1);
-	assert_int_equal(aborts, test_text_count(kernel, " uas_abort:"));
+	assert_int_equal(aborts, test_text_count(kernel, ptr_only,
+						 " uas_abort:"));
 	assert_true(aborts >= 1);
 	assert_int_equal(test_count(run, USBTRAIL_REC_SCSI_EH_WAKEUP),
-			 test_text_count(kernel, "scsi_eh_wakeup:"));
-	assert_int_equal(stopped, test_text_count(kernel, "status 'Stopped'"));
+			 test_text_count(kernel, ptr_only, "scsi_eh_wakeup:"));
+	assert_int_equal(stopped, test_text_count(kernel, ptr_only,
+						  "status 'Stopped'"));
 	assert_true(stopped >= 1);
-	assert_int_equal(resets, 1);
-	assert_int_equal(blk, test_text_count(kernel, "block_rq_complete: 8,0"));
+	assert_int_equal(resets, test_text_count(kernel, ptr_only,
+						 "Reset Device Command"));
+	assert_true(resets >= 1);
+	assert_int_equal(blk, test_text_count(kernel, ptr_only,
+					      "block_rq_complete: 8,0"));
 	assert_true(blk >= 1);
 	assert_int_equal(test_count(run, USBTRAIL_REC_SCSI_DONE),
-			 test_text_count(kernel, "scsi_dispatch_cmd_done:"));
+			 test_text_count(kernel, ptr_only,
+					 "scsi_dispatch_cmd_done:"));
 	assert_int_equal(test_count(run, USBTRAIL_REC_EH_START),
-			 test_count(run, USBTRAIL_REC_EH_END));
+			 test_text_count(kernel, ptr_only, " uas_abort: ") +
+			 test_text_count(kernel, ptr_only, " uas_reset: "));
+	assert_int_equal(test_count(run, USBTRAIL_REC_EH_END),
+			 test_text_count(kernel, ptr_only, " uas_abort_ret: ") +
+			 test_text_count(kernel, ptr_only, " uas_reset_ret: "));
+	/* with BTF, the aborted commands are the kernel's, in its order */
+	if (!ptr_only) {
+		ntags = test_text_abort_tags(kernel, tags, 16);
+		assert_int_equal(ntags, aborts);
+		for (i = 0; i < ntags; i++)
+			assert_int_equal(rtags[i], tags[i]);
+	}
 	test_release(run);
 }
 
 static void test_tracerec_stall_61(void **state)
 {
 	(void)state;
-	test_stall("6.1");
+	test_stall("6.1", false);
 }
 
 static void test_tracerec_stall_612(void **state)
 {
 	(void)state;
-	test_stall("6.12");
+	test_stall("6.12", false);
+}
+
+/* kprobes without BTF: the last timed-out command's disk is named */
+static void test_tracerec_stall_ptr_only(void **state)
+{
+	(void)state;
+	test_stall("6.1", true);
 }
 
 /* The URBs name devices: 6.12 with the bus, 6.1 without */
@@ -298,7 +383,7 @@ static void test_tracerec_urbs(void **state)
 
 	(void)state;
 	for (k = 0; k < 2; k++) {
-		struct test_run *run = test_parse(kernels[k], true);
+		struct test_run *run = test_parse(kernels[k], false, true);
 
 		for (i = 0, n = 0; i < run->n; i++) {
 			const struct usbtrail_record *r = &run->recs[i];
@@ -328,7 +413,7 @@ static void test_tracerec_urbs(void **state)
 /* No USB storage host known: the module's filter keeps nothing of SCSI */
 static void test_tracerec_filter(void **state)
 {
-	struct test_run *run = test_parse("6.1", false);
+	struct test_run *run = test_parse("6.1", false, false);
 
 	(void)state;
 	assert_int_equal(test_count(run, USBTRAIL_REC_SCSI_TIMEOUT), 0);
@@ -386,7 +471,7 @@ static void test_tracerec_decisions(void **state)
 /* Bad pages and events are counted and skipped, never read past */
 static void test_tracerec_malformed(void **state)
 {
-	struct test_run *run = test_parse("6.1", true);
+	struct test_run *run = test_parse("6.1", false, true);
 	struct kbuffer *kb = tep_kbuffer(run->tep);
 	struct usbtrail_record rec;
 	uint8_t page[4096], ev[16];
@@ -419,15 +504,55 @@ static void test_tracerec_malformed(void **state)
 	test_release(run);
 }
 
+/* A page that says events were lost before it: counted, page decoded */
+static void test_tracerec_missed(void **state)
+{
+	struct test_run *run = test_parse("6.1", false, true);
+	struct kbuffer *kb = tep_kbuffer(run->tep);
+	char path[512];
+	uint64_t commit, count = 42;
+	size_t len;
+	char *pages;
+	int n;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/6.1/cpu0-stall.raw", FIXTURES);
+	pages = test_slurp(path, &len);
+	assert_non_null(pages);
+	memcpy(&commit, pages + 8, 8);
+	assert_true(commit > 0 && commit < 4096 - 16 - 8);
+	/* RB_MISSED_EVENTS | RB_MISSED_STORED, the count after the data */
+	memcpy(pages + 16 + commit, &count, 8);
+	commit |= 3ULL << 30;
+	memcpy(pages + 8, &commit, 8);
+	assert_int_equal(run->st->missed, 0);
+	n = tracerec_parse_page(run->st, kb, pages, 4096, 0, NULL, NULL);
+	assert_true(n > 0);
+	assert_int_equal(run->st->missed, 42);
+	/* the flag alone (no room for the count): at least one, and the
+	 * kernel sign-extends the 32-bit flags into its long commit */
+	commit = (commit & ~(3ULL << 30)) | 0xffffffff80000000ULL;
+	memcpy(pages + 8, &commit, 8);
+	assert_int_equal(tracerec_parse_page(run->st, kb, pages, 4096, 0,
+					     NULL, NULL), n);
+	assert_int_equal(run->st->missed, 43);
+	assert_int_equal(run->st->malformed, 0);
+	free(pages);
+	kbuffer_free(kb);
+	test_release(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tracerec_stall_61),
 		cmocka_unit_test(test_tracerec_stall_612),
+		cmocka_unit_test(test_tracerec_stall_ptr_only),
 		cmocka_unit_test(test_tracerec_urbs),
 		cmocka_unit_test(test_tracerec_filter),
 		cmocka_unit_test(test_tracerec_decisions),
 		cmocka_unit_test(test_tracerec_malformed),
+		cmocka_unit_test(test_tracerec_missed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,9 +5,13 @@
 # same events in an instance of our own while DISK is written under the
 # stall fault, and save the binary per-CPU pages and the kernel's own text
 # rendering of them (trace.txt) to compare against.
-#   tracefs-capture.sh DISK SECONDS OUTDIR
+#   tracefs-capture.sh DISK START SECONDS OUTDIR
+# The writes begin START seconds after this script does (the test bed's
+# fault clock starts with it too), once the setup is done.
 set -u
-disk=$1 secs=$2 o=$3
+disk=$1 start=$2 secs=$3 o=$4
+now() { cut -d' ' -f1 /proc/uptime; }
+t0=$(now)
 T=/sys/kernel/tracing
 I=$T/instances/fixture
 mkdir -p "$o/events"
@@ -21,14 +25,19 @@ for g in xhci-hcd scsi block; do
 	done
 done
 
-# the EH kprobes as src_tracefs.c defines them (names differ)
-kp() {
-	echo "$1" >>$T/dynamic_events 2>>"$o/kprobe-errors.txt"
-}
-kp 'p:usbtrail_fx/uas_abort uas:uas_eh_abort_handler cmd=$arg1:x64'
-kp 'r:usbtrail_fx/uas_abort_ret uas:uas_eh_abort_handler ret=$retval:s32'
-kp 'p:usbtrail_fx/uas_reset uas:uas_eh_device_reset_handler cmd=$arg1:x64'
-kp 'r:usbtrail_fx/uas_reset_ret uas:uas_eh_device_reset_handler ret=$retval:s32'
+# the EH kprobes exactly as src_tracefs.c defines them (with the fetch
+# arguments it computes from BTF), taken from a running usbtrail record,
+# in a group of their own
+usbtrail record --no-pcap --source tracefs -o /tmp/rec --duration 6 \
+	>/dev/null 2>&1 &
+sleep 4
+grep -E '^[pr][0-9]*:kprobes/usbtrail_[0-9]+_uas_' $T/dynamic_events |
+	sed 's,^\([pr]\)[0-9]*:kprobes/usbtrail_[0-9]*_,\1:usbtrail_fx/,' \
+	>"$o/kprobes.txt"
+wait
+while read -r line; do
+	echo "$line" >>$T/dynamic_events 2>>"$o/kprobe-errors.txt"
+done <"$o/kprobes.txt"
 for e in $T/events/usbtrail_fx/*/; do
 	[ -f "$e/format" ] || continue
 	mkdir -p "$o/events/kprobes/$(basename "$e")"
@@ -37,7 +46,7 @@ done
 
 mkdir $I
 echo boot >$I/trace_clock
-echo 4096 >$I/buffer_size_kb
+echo 8192 >$I/buffer_size_kb
 for e in xhci-hcd/xhci_handle_event xhci-hcd/xhci_handle_command \
 	xhci-hcd/xhci_handle_port_status xhci-hcd/xhci_urb_enqueue \
 	xhci-hcd/xhci_urb_giveback xhci-hcd/xhci_urb_dequeue \
@@ -47,7 +56,10 @@ for e in xhci-hcd/xhci_handle_event xhci-hcd/xhci_handle_command \
 	usbtrail_fx; do
 	echo 1 >"$I/events/$e/enable" || echo "cannot enable $e" >&2
 done
-cat /proc/uptime >"$o/uptime-start.txt"
+while awk -v t="$(now)" -v e="$t0" -v s="$start" \
+	'BEGIN { exit !(t < e + s) }'; do
+	sleep 0.2
+done
 /tests/write-loop.sh "$disk" "$secs" 16
 sleep 1
 echo 0 >$I/tracing_on
@@ -59,9 +71,8 @@ kill $! 2>/dev/null
 wait
 echo 0 >$I/events/enable
 rmdir $I
-echo '-:usbtrail_fx/uas_abort' >>$T/dynamic_events
-echo '-:usbtrail_fx/uas_abort_ret' >>$T/dynamic_events
-echo '-:usbtrail_fx/uas_reset' >>$T/dynamic_events
-echo '-:usbtrail_fx/uas_reset_ret' >>$T/dynamic_events
+for e in $T/events/usbtrail_fx/*/; do
+	[ -d "$e" ] && echo "-:usbtrail_fx/$(basename "$e")" >>$T/dynamic_events
+done
 ls -l "$o"
 echo capture-ok
