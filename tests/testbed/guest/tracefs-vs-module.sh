@@ -1,0 +1,21 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest side of tests/testbed/46-tracefs-vs-module.sh: usbtrail.ko and
+# usbtrail record --source tracefs record the same stall at the same time;
+# /out/module.txt gets the module's records (utcat), /out/rec the
+# recording.
+#   tracefs-vs-module.sh DISK SECONDS
+set -u
+disk=$1 secs=$2
+insmod "$USBTRAIL_KO" || exit 1
+basename "$disk" >/out/disk.txt
+/tests/utcat --idle 100000 >/out/module.txt &
+cat_pid=$!
+usbtrail record --no-pcap --source tracefs -o /out/rec -- \
+	sh -c '/tests/write-loop.sh "$0" "$1" 64 >/out/loop.txt' \
+	"$disk" "$secs" >/out/record.out 2>/out/record.err
+echo "record exit $?"
+sleep 1
+kill $cat_pid
+wait
+rmmod usbtrail && echo tracefs-vs-module-done
