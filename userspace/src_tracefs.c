@@ -204,7 +204,11 @@ static void src_tracefs_scan(struct tracerec_state *st)
 
 /* -- what a usbtrail that died left behind -- */
 
-/* "usbtrail-123" / "usbtrail_123_..." -> 123 if that process is gone */
+/*
+ * "usbtrail-123" / "usbtrail_123_..." of a process that is gone, or of
+ * this one: before it has made its own, one with its pid is a dead
+ * recorder's whose pid came round again.
+ */
 static bool src_tracefs_stale(const char *name, char sep)
 {
 	char *end;
@@ -216,6 +220,8 @@ static bool src_tracefs_stale(const char *name, char sep)
 	if (end == name + 9 || pid <= 0 || pid > INT_MAX ||
 	    (*end && *end != '_'))
 		return false;
+	if (pid == getpid())
+		return true;
 	return kill((pid_t)pid, 0) && errno == ESRCH;
 }
 

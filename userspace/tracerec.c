@@ -760,6 +760,7 @@ static int tracerec_eh(struct tracerec_state *st, const struct tracerec_ev *e,
 	struct tracerec_eh_running *run = NULL, *free_slot = NULL;
 	uint64_t pid, v;
 	unsigned int i;
+	int ret;
 
 	if (tracerec_need(e, "common_pid", &pid))
 		return -EINVAL;
@@ -794,14 +795,18 @@ static int tracerec_eh(struct tracerec_state *st, const struct tracerec_ev *e,
 	 * probe fetched it (src_tracefs.c, from BTF), else the device of
 	 * the last command that timed out (see tracerec_last_timeout).
 	 */
-	if (!tracerec_num(e, "host", &v)) {
+	ret = tracerec_num(e, "host", &v);
+	if (ret == -EINVAL)
+		return -EINVAL;
+	if (!ret) {
 		uint64_t ch = 0, tid = 0, lun = 0, tag = 0, op = 0;
 
-		tracerec_num(e, "channel", &ch);
-		tracerec_num(e, "id", &tid);
-		tracerec_num(e, "lun", &lun);
-		tracerec_num(e, "tag", &tag);
-		tracerec_num(e, "opcode", &op);
+		if (tracerec_need(e, "channel", &ch) ||
+		    tracerec_need(e, "id", &tid) ||
+		    tracerec_need(e, "lun", &lun) ||
+		    tracerec_need(e, "tag", &tag) ||
+		    tracerec_need(e, "opcode", &op))
+			return -EINVAL;
 		rec->u.eh.host = (uint16_t)v;
 		rec->u.eh.channel = (uint8_t)ch;
 		rec->u.eh.id = (uint8_t)tid;
