@@ -43,6 +43,7 @@
 #define SRC_TRACEFS_PAGES	256	/* sub-buffers per CPU and read() */
 #define SRC_TRACEFS_BUFFER_KB	"2048"	/* per CPU, of our instance */
 #define SRC_TRACEFS_RESCAN_NS	1000000000ULL
+#define SRC_TRACEFS_PROBES_MAX	16	/* entry and return, per handler */
 
 /* the tracepoints of usbtrail.ko's probes (ut_xhci.c, ut_scsi.c, ut_blk.c) */
 static const char *const src_tracefs_events[][2] = {
@@ -74,7 +75,7 @@ struct src_tracefs {
 	struct rec *r;
 	char name[32];			/* usbtrail-<pid> */
 	struct tracefs_instance *inst;
-	struct tracefs_dynevent *probes[2 * 8];
+	struct tracefs_dynevent *probes[SRC_TRACEFS_PROBES_MAX];
 	unsigned int nprobes;
 	struct tep_handle *tep;
 	struct kbuffer *kb;
@@ -368,10 +369,12 @@ static void src_tracefs_add_probes(struct src_tracefs *t)
 
 		snprintf(addr, sizeof(addr), "%s:%s", p->module, p->function);
 		for (k = 0; k < 2; k++) {
+			if (t->nprobes >= SRC_TRACEFS_PROBES_MAX)
+				return;
 			snprintf(name, sizeof(name), "usbtrail_%d_%s%s",
 				 (int)getpid(), p->suffix, k ? "_ret" : "");
-			/* every handler takes the struct scsi_cmnd * first */
 			/*
+			 * every handler takes the struct scsi_cmnd * first;
 			 * maxactive stays the kernel's default: libtracefs
 			 * 1.6 writes "r8::GROUP/NAME" for a given one, which
 			 * the kernel refuses
