@@ -98,5 +98,6 @@ void classify_details(const struct classify_incident *inc, char *buf,
 		      size_t len);
 const char *classify_sense_key_text(int key);
 int classify_asc_lookup(const char *text, int *asc, int *ascq);
+const char *classify_asc_text(int asc, int ascq);
 
 #endif /* USBTRAIL_CLASSIFY_H */

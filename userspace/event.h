@@ -157,7 +157,7 @@ struct ev_incident {
 	uint8_t sense[32];
 	int opcode;			/* -1 if unknown */
 	int64_t lba;			/* -1 if unknown */
-	double dip_mbps;		/* dip: lowest rate in it */
+	double dip_mbps;		/* dip: the average rate during it */
 	double dip_median_mbps;		/* dip: the median it fell from */
 	double dip_secs;		/* dip: how long */
 };
