@@ -60,6 +60,11 @@ struct rec_sink {
 	void *priv;
 	char path[4096];		/* the file it writes, "" if none */
 	uint64_t written;		/* events taken */
+	/*
+	 * Kept by the sink: events it took but could not pass on, when that
+	 * is not worth stopping for (the journal refused an entry).
+	 */
+	uint64_t failed;
 };
 
 /* Pass one event to the recorder, which owns it from now on. */

@@ -6,9 +6,10 @@
  * them and journal-upload/-remote carry them to a fleet's log server.
  *
  * Only EV_INCIDENT events are sent; the raw events stay in the recording.
- * The journal is a courtesy copy: when journald is absent open() says
- * -ENOENT and the recorder runs without this sink, and when a send fails it
- * is counted (reported by close()) and the recording goes on.
+ * The journal is a copy for the fleet, the recording is the record: when
+ * journald is absent open() says -ENOENT and the recorder runs without this
+ * sink, and an entry the journal refuses is counted in rec_sink.failed and
+ * the recording goes on.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,9 +37,6 @@
 #define SINK_JOURNAL_BUF	8192
 
 struct sink_journal {
-	uint64_t failed;		/* entries sd_journal_sendv() refused */
-	uint64_t skipped;		/* incidents that did not fit the buffer */
-	int first_err;			/* -errno of the first refusal */
 	char values[SINK_JOURNAL_BUF];	/* ev_incident_fields() values */
 	char lines[SINK_JOURNAL_BUF + 64 * SINK_JOURNAL_IOV_MAX];
 };
@@ -92,40 +90,21 @@ static int sink_journal_event(struct rec_sink *s, const struct ev *ev)
 	if (ev->type != EV_INCIDENT)
 		return 0;
 	n = sink_journal_iov(p, ev, iov);
-	if (n < 0) {
-		p->skipped++;
-		return 0;
-	}
-	ret = sd_journal_sendv(iov, n);
-	if (ret < 0) {
-		if (!p->failed)
-			p->first_err = ret;
-		p->failed++;
-		return 0;
-	}
-	s->written++;
+	ret = n < 0 ? n : sd_journal_sendv(iov, n);
+	if (ret < 0)
+		s->failed++;
 	return 0;
 }
 
 /*
- * Return: 0, or the -errno of the first entry the journal refused, so the
- * recorder can say that some incidents are missing from the journal (they
- * are in the recording all the same).
+ * Always 0: refused entries are in s->failed, and a journal that went away
+ * must not turn a good recording into a failed one.
  */
 static int sink_journal_close(struct rec_sink *s)
 {
-	struct sink_journal *p = s->priv;
-	int ret = 0;
-
-	if (!p)
-		return 0;
-	if (p->failed)
-		ret = p->first_err;
-	else if (p->skipped)
-		ret = -ENOSPC;
-	free(p);
+	free(s->priv);
 	s->priv = NULL;
-	return ret;
+	return 0;
 }
 
 int sink_journal_open(struct rec_sink *s)

@@ -48,13 +48,14 @@ int main(int argc, char **argv)
 	inc->sector = -1;
 	snprintf(inc->line, sizeof(inc->line),
 		 "[%s] tag#0 Add. Sense: Medium not present", argv[1]);
-	s.event(&s, ev);
+	ret = s.event(&s, ev);
 	ev_free(ev);
-	ret = s.close(&s);
-	if (ret) {
-		fprintf(stderr, "utjournal: journal: %s\n", strerror(-ret));
+	if (ret || s.failed) {
+		fprintf(stderr, "utjournal: the journal refused the entry\n");
+		s.close(&s);
 		return 1;
 	}
+	s.close(&s);
 	printf("utjournal: sent\n");
 	return 0;
 }
