@@ -38,7 +38,7 @@ enum classify_kind {
 	CLASSIFY_KIND_COUNT
 };
 
-#define CLASSIFY_DEV_MAX	32
+#define CLASSIFY_DEV_MAX	48
 #define CLASSIFY_TEXT_MAX	96
 #define CLASSIFY_LINE_MAX	1024	/* longer messages are cut */
 

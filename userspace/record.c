@@ -55,6 +55,7 @@ struct rec {
 	const char *sink_err_name;
 	struct rec_stats stats;
 	uint64_t last_out_ns;
+	int ep;				/* epoll, while rec_run() runs */
 };
 
 /* --- the time-ordered queues -------------------------------------------- */
@@ -126,6 +127,12 @@ static void rec_heap_free(struct rec_heap *h)
 const struct ev_clock *rec_clock(const struct rec *r)
 {
 	return &r->clock;
+}
+
+void rec_source_done(struct rec *r, struct rec_source *s)
+{
+	if (r->ep >= 0 && s->fd >= 0)
+		epoll_ctl(r->ep, EPOLL_CTL_DEL, s->fd, NULL);
 }
 
 void rec_warn(const struct rec_source *s, const char *fmt, ...)
@@ -244,6 +251,7 @@ struct rec *rec_new(const struct derive_opts *dopts)
 		return NULL;
 	}
 	devmap_init(&r->map);
+	r->ep = -1;
 	r->derive = derive_new(dopts, rec_derived, r);
 	if (!r->derive) {
 		free(r);
@@ -350,6 +358,7 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	if (sigprocmask(SIG_BLOCK, &mask, &oldmask))
 		return -errno;
 	ep = epoll_create1(EPOLL_CLOEXEC);
+	r->ep = ep;
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	tfd = timerfd_create(CLOCK_BOOTTIME, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (ep < 0 || sfd < 0 || tfd < 0 || timerfd_settime(tfd, 0, &its, NULL)) {
@@ -498,6 +507,7 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	}
 	r->stats.secs = (double)(ev_clock_now() - start) / 1e9;
 out:
+	r->ep = -1;
 	if (ep >= 0)
 		close(ep);
 	if (sfd >= 0)

@@ -69,6 +69,8 @@ struct rec_sink {
 
 /* Pass one event to the recorder, which owns it from now on. */
 void rec_emit(struct rec *r, struct ev *ev);
+/* The source's fd reached its end: stop polling it. */
+void rec_source_done(struct rec *r, struct rec_source *s);
 /* The clock offsets measured when recording began. */
 const struct ev_clock *rec_clock(const struct rec *r);
 /* Warn on stderr, prefixed "usbtrail record: SOURCE: ". */
