@@ -33,6 +33,14 @@ paste "$out/t_marker" "$out/t_press" | awk '
 	fail "marker times are not the presses' times"
 echo "ok: marker times within 50 ms before utkey's own clock reading"
 
+# a stopped reader overflows: SYN_DROPPED counted, fewer markers, no crash
+node=$(cat "$m/node3")
+expect "$m/overflow.out" "^lost 1 SYN_DROPPED on $node\$"
+expect "$m/overflow.out" '^events [0-9]+ lost [1-9]'
+n=$(sed -n 's/^events \([0-9]*\) .*/\1/p' "$m/overflow.out")
+[ "$n" -lt 40 ] || fail "overflow: $n markers of 40 presses, none lost?"
+expect "$m/overflow.out" '^utmarker exit 0$'
+
 expect "$m/nokey.out" "^open -126 "	# ENOKEY: no BTN_LEFT on a keyboard
 expect "$m/noent.out" '^open -2 '
 

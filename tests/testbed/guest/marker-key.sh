@@ -25,6 +25,27 @@ wait $kb
 wait $um
 echo "utmarker exit $?" >>"$o/utmarker.out"
 
+# overflow: the reader is stopped while 40 presses (160 events) overflow
+# the kernel's 64-event buffer for it; it must count a SYN_DROPPED
+rm -f /tmp/node
+# (the keyboard must still be there when it reads again: evdev answers
+# ENODEV, not what it queued, once its device is gone)
+/tests/utkey press --wait 2 --gap 10 --hold 4 --node /tmp/node F12 40 \
+	>"$o/press3.out" 2>&1 &
+kb=$!
+while [ ! -s /tmp/node ]; do sleep 0.1; done
+node=$(cat /tmp/node)
+echo "$node" >"$o/node3"
+/tests/utmarker --device "$node" F12 10 >"$o/overflow.out" 2>&1 &
+um=$!
+sleep 1
+kill -STOP $um
+while ! grep -q '(40)' "$o/press3.out"; do sleep 0.2; done
+kill -CONT $um
+wait $kb
+wait $um
+echo "utmarker exit $?" >>"$o/overflow.out"
+
 # errors: a device without the key, a device that is not there
 /tests/utmarker --device /dev/input/event0 BTN_LEFT 1 >"$o/nokey.out" 2>&1
 /tests/utmarker --device /dev/input/nonexistent F12 1 >"$o/noent.out" 2>&1
