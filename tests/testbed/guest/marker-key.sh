@@ -59,7 +59,8 @@ while [ ! -s /tmp/node ]; do sleep 0.1; done
 node=$(cat /tmp/node)
 echo "$node" >"$o/node2"
 /tests/utkey listen --seconds 8 "$node" F12 >"$o/listen2.out" 2>&1 &
-usbtrail record --marker-key F12 -o "$o/rec" --duration 6 \
+# --no-pcap: the marker is the point here, not the usbmon capture
+usbtrail record --marker-key F12 -o "$o/rec" --duration 6 --no-pcap \
 	>"$o/record.out" 2>&1
 echo "record exit $?" >>"$o/record.out"
 wait
