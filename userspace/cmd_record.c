@@ -614,7 +614,7 @@ static int cmd_record_open(struct cmd_record_ctx *x, int marker_rd)
 		}
 		x->nsink++;
 	}
-	ret = sink_journal_open(&x->sink[x->nsink]);
+	ret = sink_journal_open(&x->sink[x->nsink], x->dir);
 	if (!ret)
 		x->nsink++;
 	else

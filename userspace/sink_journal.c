@@ -12,6 +12,7 @@
  * the recording goes on.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +32,15 @@
 /* Where sd_journal_sendv() writes (sd-journal's own default). */
 #define SINK_JOURNAL_SOCKET	"/run/systemd/journal/socket"
 /* The fields every entry carries besides ev_incident_fields()'s. */
-#define SINK_JOURNAL_EXTRA	2
+#define SINK_JOURNAL_EXTRA	3
 #define SINK_JOURNAL_IOV_MAX	(EV_FIELDS_MAX + SINK_JOURNAL_EXTRA)
 /* Field values (8 KiB: a kernel line is at most CLASSIFY_LINE_MAX). */
 #define SINK_JOURNAL_BUF	8192
 
 struct sink_journal {
+	char recording[PATH_MAX];	/* absolute, or "" */
 	char values[SINK_JOURNAL_BUF];	/* ev_incident_fields() values */
-	char lines[SINK_JOURNAL_BUF + 64 * SINK_JOURNAL_IOV_MAX];
+	char lines[SINK_JOURNAL_BUF + PATH_MAX + 64 * SINK_JOURNAL_IOV_MAX];
 };
 
 /*
@@ -61,6 +63,10 @@ static int sink_journal_iov(struct sink_journal *p, const struct ev *ev,
 	f[n++].value = "usbtrail";
 	f[n].name = "USBTRAIL_EVENT_ID";
 	f[n++].value = NULL;		/* formatted below */
+	if (p->recording[0]) {
+		f[n].name = "USBTRAIL_RECORDING";
+		f[n++].value = p->recording;
+	}
 
 	for (i = 0; i < n; i++) {
 		size_t room = sizeof(p->lines) - off;
@@ -107,7 +113,7 @@ static int sink_journal_close(struct rec_sink *s)
 	return 0;
 }
 
-int sink_journal_open(struct rec_sink *s)
+int sink_journal_open(struct rec_sink *s, const char *recording)
 {
 	struct sink_journal *p;
 
@@ -120,6 +126,12 @@ int sink_journal_open(struct rec_sink *s)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
+	/*
+	 * Whoever reads the entry, maybe on a log server, wants the whole
+	 * recording: name it absolutely.  Not there (yet): as given.
+	 */
+	if (recording && !realpath(recording, p->recording))
+		snprintf(p->recording, sizeof(p->recording), "%s", recording);
 	memset(s, 0, sizeof(*s));
 	s->name = "journal";
 	s->event = sink_journal_event;

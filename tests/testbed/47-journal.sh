@@ -43,6 +43,7 @@ check PRIORITY '^3$'
 check SYSLOG_IDENTIFIER '^usbtrail$'
 check _TRANSPORT '^journal$'
 check USBTRAIL_EVENT_ID '^[0-9]+$'
+check USBTRAIL_RECORDING '^/out/journal/rec$'
 
 # the same incident is in the recording, with the same id
 id=$(field USBTRAIL_EVENT_ID)

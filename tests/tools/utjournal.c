@@ -26,7 +26,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: utjournal DISK USB-PATH\n");
 		return 2;
 	}
-	ret = sink_journal_open(&s);
+	ret = sink_journal_open(&s, NULL);
 	if (ret) {
 		fprintf(stderr, "utjournal: journal: %s\n", strerror(-ret));
 		return 2;

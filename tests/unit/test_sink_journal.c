@@ -145,8 +145,12 @@ static void test_sense_entry(void **state)
 	struct ev *ev = sense_incident();
 	const struct sent *e;
 
+	char cwd[4096];
+
 	(void)state;
-	assert_int_equal(sink_journal_open(&s), 0);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	/* a relative directory is named absolutely */
+	assert_int_equal(sink_journal_open(&s, "."), 0);
 	assert_string_equal(s.name, "journal");
 	assert_int_equal(s.event(&s, ev), 0);
 	assert_int_equal(nsent, 1);
@@ -171,11 +175,12 @@ static void test_sense_entry(void **state)
 	assert_string_equal(field(e, "USBTRAIL_LBA"), "10240");
 	assert_string_equal(field(e, "USBTRAIL_OPCODE"), "0x2a");
 	assert_string_equal(field(e, "USBTRAIL_EVENT_ID"), "42");
+	assert_string_equal(field(e, "USBTRAIL_RECORDING"), cwd);
 	assert_string_equal(field(e, "USBTRAIL_KERNEL_LINE"),
 		"sd 0:0:0:0: [sda] tag#1 Add. Sense: Medium not present");
 	/* not a field of another kind */
 	assert_null(field(e, "USBTRAIL_SECTOR"));
-	assert_int_equal(e->n, 19);
+	assert_int_equal(e->n, 20);
 	assert_int_equal(s.failed, 0);
 	assert_int_equal(s.close(&s), 0);
 	ev_free(ev);
@@ -192,7 +197,7 @@ static void test_other_events_ignored(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(sink_journal_open(&s), 0);
+	assert_int_equal(sink_journal_open(&s, NULL), 0);
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		struct ev *ev = ev_new(types[i], EV_SRC_KMSG, 1);
 
@@ -212,7 +217,7 @@ static void test_send_error_counted(void **state)
 	struct ev *ev = sense_incident();
 
 	(void)state;
-	assert_int_equal(sink_journal_open(&s), 0);
+	assert_int_equal(sink_journal_open(&s, NULL), 0);
 	sendv_ret = -ECONNREFUSED;
 	assert_int_equal(s.event(&s, ev), 0);
 	sendv_ret = -EAGAIN;
@@ -232,10 +237,10 @@ static void test_no_journald(void **state)
 	(void)state;
 	memset(&s, 0, sizeof(s));
 	access_errno = ENOENT;
-	assert_int_equal(sink_journal_open(&s), -ENOENT);
+	assert_int_equal(sink_journal_open(&s, NULL), -ENOENT);
 	assert_null(s.priv);
 	access_errno = EACCES;
-	assert_int_equal(sink_journal_open(&s), -EACCES);
+	assert_int_equal(sink_journal_open(&s, NULL), -EACCES);
 	assert_null(s.priv);
 }
 
@@ -246,7 +251,7 @@ static void test_every_kind(void **state)
 	int k;
 
 	(void)state;
-	assert_int_equal(sink_journal_open(&s), 0);
+	assert_int_equal(sink_journal_open(&s, NULL), 0);
 	for (k = 0; k < CLASSIFY_KIND_COUNT && k < MAX_SENT; k++) {
 		struct ev *ev = ev_new(EV_INCIDENT, EV_SRC_RECORDER, 1);
 
@@ -260,6 +265,7 @@ static void test_every_kind(void **state)
 		assert_int_equal(s.event(&s, ev), 0);
 		assert_non_null(field(&sent[nsent - 1], "MESSAGE"));
 		assert_non_null(field(&sent[nsent - 1], "PRIORITY"));
+		assert_null(field(&sent[nsent - 1], "USBTRAIL_RECORDING"));
 		assert_string_equal(field(&sent[nsent - 1], "USBTRAIL_KIND"),
 				    classify_kind_name((enum classify_kind)k));
 		ev_free(ev);
