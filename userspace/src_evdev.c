@@ -306,6 +306,7 @@ static int src_evdev_read(struct rec_source *s, struct rec *r)
 {
 	struct src_evdev *p = s->priv;
 	struct epoll_event evs[SRC_EVDEV_MAX + 1];
+	bool hotplug = false;
 	int n, i, ret;
 
 	n = epoll_wait(p->ep, evs, SRC_EVDEV_MAX + 1, 0);
@@ -315,7 +316,7 @@ static int src_evdev_read(struct rec_source *s, struct rec *r)
 		struct src_evdev_dev *d = evs[i].data.ptr;
 
 		if (!d) {
-			src_evdev_hotplug(p);
+			hotplug = true;
 			continue;
 		}
 		ret = src_evdev_drain(s, r, d);
@@ -325,6 +326,9 @@ static int src_evdev_read(struct rec_source *s, struct rec *r)
 			src_evdev_remove(p, d);
 		}
 	}
+	/* after the removals: a replugged keyboard may reuse its node name */
+	if (hotplug)
+		src_evdev_hotplug(p);
 	return 0;
 }
 
