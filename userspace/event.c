@@ -259,7 +259,7 @@ int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
 	if (ev->type != EV_INCIDENT)
 		return -EINVAL;
 	ev_incident_summary(ev, summary, sizeof(summary));
-	EV_FIELD("MESSAGE", "usbtrail: %s", summary);
+	EV_FIELD("MESSAGE", "%s", summary);
 	EV_FIELD("PRIORITY", "%d", inc->kind == CLASSIFY_RECOVERED ? 5 : 3);
 	EV_FIELD("USBTRAIL_KIND", "%s", classify_kind_name(inc->kind));
 	if (inc->dev[0])

@@ -156,7 +156,7 @@ static void test_sense_entry(void **state)
 	assert_int_equal(nsent, 1);
 	e = &sent[0];
 	assert_string_equal(field(e, "MESSAGE"),
-		"usbtrail: sense 02/3a/00 (Not Ready: Medium not present) "
+		"sense 02/3a/00 (Not Ready: Medium not present) "
 		"on sda (usb 2-1)");
 	assert_string_equal(field(e, "PRIORITY"), "3");
 	assert_string_equal(field(e, "SYSLOG_IDENTIFIER"), "usbtrail");
