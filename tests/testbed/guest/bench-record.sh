@@ -45,8 +45,12 @@ stop() {	# CONFIG -> "CPU EVENTS LOST"
 	case $1 in
 	bare) echo "0 0 0"; return ;;
 	esac
-	# busybox time forwards nothing: signal the collector itself
-	kill -INT "$(pgrep -P $pid | head -n 1)" 2>/dev/null
+	# busybox time forwards nothing: signal the collector, its child
+	for s in /proc/[0-9]*/stat; do
+		# shellcheck disable=SC2046
+		set -- $(cat "$s" 2>/dev/null)
+		[ "${4:-}" = "$pid" ] && kill -INT "$1"
+	done
 	wait $pid
 	cpu=$(awk '$1 == "user" || $1 == "sys" { s += $2 } END { print s + 0 }' \
 		/tmp/time.txt)
