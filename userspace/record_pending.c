@@ -17,27 +17,11 @@ int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload)
 	return -ENOSYS;
 }
 
-int src_evdev_open(struct rec_source *s, struct rec *r, int code,
-		   const char *device)
-{
-	(void)s;
-	(void)r;
-	(void)code;
-	(void)device;
-	return -ENOSYS;
-}
-
 int sink_pcapng_open(struct rec_sink *s, const char *path,
 		     const struct ev_clock *clock)
 {
 	(void)s;
 	(void)path;
 	(void)clock;
-	return -ENOSYS;
-}
-
-int sink_journal_open(struct rec_sink *s)
-{
-	(void)s;
 	return -ENOSYS;
 }
