@@ -75,6 +75,7 @@ struct src_tracefs {
 	struct rec *r;
 	char name[32];			/* usbtrail-<pid> */
 	struct tracefs_instance *inst;
+	bool enabled[SRC_TRACEFS_NEVENTS];	/* of src_tracefs_events */
 	struct tracefs_dynevent *probes[SRC_TRACEFS_PROBES_MAX];
 	unsigned int nprobes;
 	struct tep_handle *tep;
@@ -433,6 +434,63 @@ static void src_tracefs_free(struct src_tracefs *t)
 	free(t);
 }
 
+/* -- the event formats -- */
+
+static int src_tracefs_format(struct tep_handle *tep, const char *system,
+			      const char *event)
+{
+	char *buf;
+	int len, ret;
+
+	buf = tracefs_event_file_read(NULL, system, event, "format", &len);
+	if (!buf)
+		return -ENOENT;
+	ret = tep_parse_event(tep, buf, (unsigned long)len, system);
+	free(buf);
+	return ret ? -EINVAL : 0;
+}
+
+/*
+ * The formats of the events this source enabled, and the ring buffer's
+ * page layout.  Read one by one: tracefs_local_events_system() also reads
+ * all of /proc/kallsyms and the printk formats, which takes seconds on a
+ * slow machine and is not needed to decode these events.
+ */
+static struct tep_handle *src_tracefs_formats(struct src_tracefs *t)
+{
+	struct tep_handle *tep = tep_alloc();
+	char *buf, *sys, *event;
+	unsigned int i;
+	int len;
+
+	if (!tep)
+		return NULL;
+	tep_set_long_size(tep, (int)sizeof(long));
+	tep_set_page_size(tep, getpagesize());
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &len);
+	if (!buf || tep_parse_header_page(tep, buf, (unsigned long)len,
+					  (int)sizeof(long))) {
+		free(buf);
+		tep_free(tep);
+		return NULL;
+	}
+	free(buf);
+	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++)
+		if (t->enabled[i])
+			src_tracefs_format(tep, src_tracefs_events[i][0],
+					   src_tracefs_events[i][1]);
+	for (i = 0; i < t->nprobes; i++) {
+		sys = event = NULL;
+		tracefs_dynevent_info(t->probes[i], &sys, &event, NULL, NULL,
+				      NULL);
+		if (sys && event)
+			src_tracefs_format(tep, sys, event);
+		free(sys);
+		free(event);
+	}
+	return tep;
+}
+
 /* -- reading -- */
 
 static int src_tracefs_record(void *arg, const struct usbtrail_record *rec)
@@ -528,6 +586,29 @@ static int src_tracefs_read_cpu(struct src_tracefs *t,
 	return 0;
 }
 
+/*
+ * Events of a module loaded after the recording began (xhci_hcd,
+ * scsi_mod): enable them in the instance and learn their format, as
+ * usbtrail.ko attaches to a module when it loads.
+ */
+static void src_tracefs_late_events(struct src_tracefs *t)
+{
+	unsigned int i, added = 0;
+
+	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++) {
+		if (t->enabled[i] ||
+		    tracefs_event_enable(t->inst, src_tracefs_events[i][0],
+					 src_tracefs_events[i][1]))
+			continue;
+		t->enabled[i] = true;
+		if (!src_tracefs_format(t->tep, src_tracefs_events[i][0],
+					src_tracefs_events[i][1]))
+			added++;
+	}
+	if (added)
+		tracerec_state_events(t->st);
+}
+
 static int src_tracefs_read(struct rec_source *s, struct rec *r)
 {
 	struct src_tracefs *t = s->priv;
@@ -537,6 +618,7 @@ static int src_tracefs_read(struct rec_source *s, struct rec *r)
 
 	t->r = r;
 	if (now >= t->next_scan) {
+		src_tracefs_late_events(t);
 		src_tracefs_scan(t->st);
 		for (i = 0; i < t->ncpus; i++)
 			src_tracefs_stats(t, &t->cpus[i]);
@@ -569,60 +651,6 @@ static void src_tracefs_close(struct rec_source *s, struct rec *r)
 	s->priv = NULL;
 }
 
-static int src_tracefs_format(struct tep_handle *tep, const char *system,
-			      const char *event)
-{
-	char *buf;
-	int len, ret;
-
-	buf = tracefs_event_file_read(NULL, system, event, "format", &len);
-	if (!buf)
-		return -ENOENT;
-	ret = tep_parse_event(tep, buf, (unsigned long)len, system);
-	free(buf);
-	return ret ? -EINVAL : 0;
-}
-
-/*
- * The formats of the events this source enabled, and the ring buffer's
- * page layout.  Read one by one: tracefs_local_events_system() also reads
- * all of /proc/kallsyms and the printk formats, which takes seconds on a
- * slow machine and is not needed to decode these events.
- */
-static struct tep_handle *src_tracefs_formats(struct src_tracefs *t)
-{
-	struct tep_handle *tep = tep_alloc();
-	char *buf, *sys, *event;
-	unsigned int i;
-	int len;
-
-	if (!tep)
-		return NULL;
-	tep_set_long_size(tep, (int)sizeof(long));
-	tep_set_page_size(tep, getpagesize());
-	buf = tracefs_instance_file_read(NULL, "events/header_page", &len);
-	if (!buf || tep_parse_header_page(tep, buf, (unsigned long)len,
-					  (int)sizeof(long))) {
-		free(buf);
-		tep_free(tep);
-		return NULL;
-	}
-	free(buf);
-	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++)
-		src_tracefs_format(tep, src_tracefs_events[i][0],
-				   src_tracefs_events[i][1]);
-	for (i = 0; i < t->nprobes; i++) {
-		sys = event = NULL;
-		tracefs_dynevent_info(t->probes[i], &sys, &event, NULL, NULL,
-				      NULL);
-		if (sys && event)
-			src_tracefs_format(tep, sys, event);
-		free(sys);
-		free(event);
-	}
-	return tep;
-}
-
 static int src_tracefs_setup(struct src_tracefs *t)
 {
 	unsigned int i, enabled = 0;
@@ -641,9 +669,10 @@ static int src_tracefs_setup(struct src_tracefs *t)
 				    SRC_TRACEFS_BUFFER_KB);
 	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++) {
 		/* xhci-hcd's events exist once xhci_hcd is loaded */
-		if (!tracefs_event_enable(t->inst, src_tracefs_events[i][0],
-					  src_tracefs_events[i][1]))
-			enabled++;
+		t->enabled[i] = !tracefs_event_enable(t->inst,
+						      src_tracefs_events[i][0],
+						      src_tracefs_events[i][1]);
+		enabled += t->enabled[i];
 	}
 	src_tracefs_add_probes(t);
 	if (!enabled && !t->nprobes)

@@ -112,10 +112,7 @@ static void tracerec_add_id(struct tracerec_state *st, struct tep_event *ev,
 
 int tracerec_state_init(struct tracerec_state *st, struct tep_handle *tep)
 {
-	struct tep_event **evs;
-	unsigned int i, j;
-	bool ret;
-	int eh;
+	unsigned int i;
 
 	if (!st || !tep)
 		return -EINVAL;
@@ -123,13 +120,24 @@ int tracerec_state_init(struct tracerec_state *st, struct tep_handle *tep)
 	st->tep = tep;
 	for (i = 0; i < TRACEREC_SLOTS; i++)
 		memset(st->slots[i].epaddr, 0xff, sizeof(st->slots[i].epaddr));
-	evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
-	if (!evs)
-		return 0;
-	for (i = 0; evs[i]; i++) {
-		struct tep_event *ev = evs[i];
+	return tracerec_state_events(st);
+}
 
-		if (!ev->name || !ev->system)
+int tracerec_state_events(struct tracerec_state *st)
+{
+	struct tep_event *ev;
+	unsigned int j;
+	int i, n;
+	bool ret;
+	int eh;
+
+	if (!st || !st->tep)
+		return -EINVAL;
+	st->nids = 0;
+	n = tep_get_events_count(st->tep);
+	for (i = 0; i < n; i++) {
+		ev = tep_get_event(st->tep, i);
+		if (!ev || !ev->name || !ev->system)
 			continue;
 		for (j = 0; j < sizeof(tracerec_tracepoints) /
 			    sizeof(tracerec_tracepoints[0]); j++) {

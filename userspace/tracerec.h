@@ -147,6 +147,12 @@ struct tracerec_state {
  * stack.
  */
 int tracerec_state_init(struct tracerec_state *st, struct tep_handle *tep);
+/*
+ * Find the events again after more were parsed into the tep (a module
+ * with tracepoints loaded later), keeping what earlier events said.
+ * Returns how many it knows now.
+ */
+int tracerec_state_events(struct tracerec_state *st);
 
 /* The SCSI hosts whose commands are wanted (uas, usb-storage). */
 int tracerec_add_host(struct tracerec_state *st, unsigned int host);

@@ -504,6 +504,27 @@ static void test_tracerec_malformed(void **state)
 	test_release(run);
 }
 
+/* A module's events parsed later are found, and the state kept */
+static void test_tracerec_late_events(void **state)
+{
+	struct tracerec_state *st = malloc(sizeof(*st));
+	struct tep_handle *tep = tep_alloc();
+	char path[512];
+
+	(void)state;
+	assert_non_null(st);
+	snprintf(path, sizeof(path), "%s/6.1/events/scsi", FIXTURES);
+	test_load_dir(tep, path, "scsi");
+	assert_int_equal(tracerec_state_init(st, tep), 5);
+	assert_int_equal(tracerec_add_host(st, 1), 0);
+	snprintf(path, sizeof(path), "%s/6.1/events/xhci-hcd", FIXTURES);
+	test_load_dir(tep, path, "xhci-hcd");
+	assert_int_equal(tracerec_state_events(st), 11);
+	assert_true(tracerec_host_wanted(st, 1));
+	tep_free(tep);
+	free(st);
+}
+
 /* A page that says events were lost before it: counted, page decoded */
 static void test_tracerec_missed(void **state)
 {
@@ -553,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_tracerec_decisions),
 		cmocka_unit_test(test_tracerec_malformed),
 		cmocka_unit_test(test_tracerec_missed),
+		cmocka_unit_test(test_tracerec_late_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
