@@ -124,7 +124,7 @@ static bool src_tracefs_usb_host(const char *host)
 		link[n] = '\0';
 		drv = strrchr(link, '/');
 		drv = drv ? drv + 1 : link;
-		/* usb-storage's sub-drivers (ums-realtek, ...) share its host */
+		/* usb-storage's sub-drivers (ums-realtek...) share its host */
 		if (!strcmp(drv, "uas") || !strcmp(drv, "usb-storage") ||
 		    !strncmp(drv, "ums", 3))
 			return true;
@@ -581,7 +581,8 @@ static int src_tracefs_read_cpu(struct src_tracefs *t,
 		if (n == 0)
 			return 0;
 		tracerec_parse_page(t->st, t->kb, t->page, (size_t)n,
-				    (unsigned int)c->cpu, src_tracefs_record, t);
+				    (unsigned int)c->cpu, src_tracefs_record,
+				    t);
 	}
 	return 0;
 }

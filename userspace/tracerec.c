@@ -63,6 +63,8 @@ static const struct {
 	{ "block", "block_rq_issue", TRACEREC_BLK_ISSUE },
 	{ "block", "block_rq_complete", TRACEREC_BLK_COMPLETE },
 };
+#define TRACEREC_NTRACEPOINTS \
+	(sizeof(tracerec_tracepoints) / sizeof(tracerec_tracepoints[0]))
 
 int tracerec_eh_probe_of(const char *name, bool *ret)
 {
@@ -139,14 +141,16 @@ int tracerec_state_events(struct tracerec_state *st)
 		ev = tep_get_event(st->tep, i);
 		if (!ev || !ev->name || !ev->system)
 			continue;
-		for (j = 0; j < sizeof(tracerec_tracepoints) /
-			    sizeof(tracerec_tracepoints[0]); j++) {
-			if (!strcmp(ev->system, tracerec_tracepoints[j].system) &&
+		for (j = 0; j < TRACEREC_NTRACEPOINTS; j++) {
+			const char *sys = tracerec_tracepoints[j].system;
+
+			if (!strcmp(ev->system, sys) &&
 			    !strcmp(ev->name, tracerec_tracepoints[j].name))
 				tracerec_add_id(st, ev,
-						tracerec_tracepoints[j].kind, -1);
+						tracerec_tracepoints[j].kind,
+						-1);
 		}
-		/* our kprobes: "kprobes/usbtrail_<pid>_x", or a group of ours */
+		/* our kprobes: kprobes/usbtrail_<pid>_x, or a group of ours */
 		if (strncmp(ev->name, "usbtrail_", 9) &&
 		    strncmp(ev->system, "usbtrail", 8))
 			continue;

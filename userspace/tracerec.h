@@ -129,7 +129,7 @@ struct tracerec_state {
 	struct usbtrail_record last_timeout;
 	/* counters */
 	uint64_t records;		/* produced */
-	uint64_t filtered;		/* ours, but the module skips them too */
+	uint64_t filtered;		/* ours, but the module skips them */
 	uint64_t malformed;		/* could not be decoded: skipped */
 	uint64_t unknown;		/* an event id we do not decode */
 	/*

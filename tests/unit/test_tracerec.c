@@ -320,8 +320,9 @@ static void test_stall(const char *kernel, bool ptr_only)
 		}
 	}
 	/* as many as the kernel's text shows */
-	assert_int_equal(timeouts, test_text_count(kernel, ptr_only,
-						   "scsi_dispatch_cmd_timeout:"));
+	assert_int_equal(timeouts,
+			 test_text_count(kernel, ptr_only,
+					 "scsi_dispatch_cmd_timeout:"));
 	assert_true(timeouts >= 1);
 	assert_int_equal(aborts, test_text_count(kernel, ptr_only,
 						 " uas_abort:"));
