@@ -841,12 +841,12 @@ static int tracerec_eh(struct tracerec_state *st, const struct tracerec_ev *e,
 			rec->u.eh.opcode = t->opcode;
 		}
 	}
+	/* all taken: returns were lost; reuse the slots in turn */
 	if (!run)
-		run = free_slot;
-	if (run) {
-		run->pid = (int)pid;
-		run->eh = rec->u.eh;
-	}
+		run = free_slot ? free_slot :
+		      &st->eh[st->eh_next++ % TRACEREC_EH_MAX];
+	run->pid = (int)pid;
+	run->eh = rec->u.eh;
 	return 1;
 }
 

@@ -125,6 +125,7 @@ struct tracerec_state {
 	struct tracerec_pending pending[TRACEREC_PENDING_MAX];
 	unsigned int pending_next;
 	struct tracerec_eh_running eh[TRACEREC_EH_MAX];
+	unsigned int eh_next;		/* the slot to reuse when all are */
 	/* the latest scsi-timeout: whom an error handler works on */
 	struct usbtrail_record last_timeout;
 	/* counters */

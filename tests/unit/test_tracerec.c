@@ -505,6 +505,72 @@ static void test_tracerec_malformed(void **state)
 	test_release(run);
 }
 
+static int test_eh_id(const struct tracerec_state *st, enum tracerec_kind k)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->nids; i++)
+		if (st->ids[i].kind == k && st->ids[i].eh == 0)	/* uas_abort */
+			return st->ids[i].id;
+	fail_msg("no uas_abort event of kind %d", k);
+	return -1;
+}
+
+/*
+ * Handlers whose return was never seen: their slots are reused in turn,
+ * the latest entries still pair with their returns.  Events built by
+ * hand with the 6.1 fixture's kprobe layout (common_pid at 4; host,
+ * channel, id, lun, tag, opcode at 24..48; ret at 24 of the return).
+ */
+static void test_tracerec_eh_slots(void **state)
+{
+	struct test_run *run = test_parse("6.1", false, true);
+	struct usbtrail_record rec;
+	uint8_t ev[56];
+	uint16_t entry, ret_id;
+	int32_t pid, v;
+	uint64_t lun = 0;
+
+	(void)state;
+	entry = (uint16_t)test_eh_id(run->st, TRACEREC_EH_ENTRY);
+	ret_id = (uint16_t)test_eh_id(run->st, TRACEREC_EH_RETURN);
+	for (pid = 100; pid < 100 + TRACEREC_EH_MAX + 4; pid++) {
+		memset(ev, 0, sizeof(ev));
+		memcpy(ev, &entry, 2);
+		memcpy(ev + 4, &pid, 4);
+		v = 1;
+		memcpy(ev + 24, &v, 4);			/* host */
+		memcpy(ev + 36, &lun, 8);
+		v = pid;
+		memcpy(ev + 44, &v, 4);			/* tag */
+		ev[48] = 0x2a;
+		assert_int_equal(tracerec_parse_event(run->st, 1, 0, ev,
+						      sizeof(ev), &rec), 1);
+		assert_int_equal(rec.type, USBTRAIL_REC_EH_START);
+		assert_string_equal(rec.u.eh.disk, "sda");
+		assert_int_equal(rec.u.eh.tag, pid);
+	}
+	/* the last one returns: its command */
+	memset(ev, 0, sizeof(ev));
+	memcpy(ev, &ret_id, 2);
+	pid = 100 + TRACEREC_EH_MAX + 3;
+	memcpy(ev + 4, &pid, 4);
+	v = 0x2002;
+	memcpy(ev + 24, &v, 4);
+	assert_int_equal(tracerec_parse_event(run->st, 2, 0, ev, 32, &rec), 1);
+	assert_int_equal(rec.type, USBTRAIL_REC_EH_END);
+	assert_int_equal(rec.u.eh.tag, pid);
+	assert_int_equal(rec.u.eh.result, 0x2002);
+	/* the first one's slot was reused: a bare end */
+	pid = 100;
+	memcpy(ev + 4, &pid, 4);
+	assert_int_equal(tracerec_parse_event(run->st, 3, 0, ev, 32, &rec), 1);
+	assert_int_equal(rec.u.eh.kind, USBTRAIL_EH_ABORT);
+	assert_int_equal(rec.u.eh.disk[0], '\0');
+	assert_int_equal(run->st->malformed, 0);
+	test_release(run);
+}
+
 /* A module's events parsed later are found, and the state kept */
 static void test_tracerec_late_events(void **state)
 {
@@ -576,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_tracerec_malformed),
 		cmocka_unit_test(test_tracerec_missed),
 		cmocka_unit_test(test_tracerec_late_events),
+		cmocka_unit_test(test_tracerec_eh_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
