@@ -152,6 +152,17 @@ static const struct {
 	{ 0x5d, 0x00, "Failure prediction threshold exceeded" },
 };
 
+/* ASC/ASCQ -> Add. Sense text; NULL if not in the table. */
+const char *classify_asc_text(int asc, int ascq)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(classify_ascs) / sizeof(classify_ascs[0]); i++)
+		if (classify_ascs[i].asc == asc && classify_ascs[i].ascq == ascq)
+			return classify_ascs[i].text;
+	return NULL;
+}
+
 /* Add. Sense text -> ASC/ASCQ; -ENOENT if not in the table. */
 int classify_asc_lookup(const char *text, int *asc, int *ascq)
 {

@@ -38,7 +38,7 @@ enum classify_kind {
 	CLASSIFY_KIND_COUNT
 };
 
-#define CLASSIFY_DEV_MAX	32
+#define CLASSIFY_DEV_MAX	48
 #define CLASSIFY_TEXT_MAX	96
 #define CLASSIFY_LINE_MAX	1024	/* longer messages are cut */
 
@@ -98,5 +98,6 @@ void classify_details(const struct classify_incident *inc, char *buf,
 		      size_t len);
 const char *classify_sense_key_text(int key);
 int classify_asc_lookup(const char *text, int *asc, int *ascq);
+const char *classify_asc_text(int asc, int ascq);
 
 #endif /* USBTRAIL_CLASSIFY_H */

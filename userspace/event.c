@@ -117,6 +117,85 @@ struct ev *ev_new(enum ev_type type, enum ev_source source, uint64_t t_ns)
 	return ev;
 }
 
+static void ev_ident_disk(struct ev_ident *id, const char *disk, size_t len)
+{
+	size_t n = strnlen(disk, len);
+
+	if (n >= sizeof(id->disk))
+		n = sizeof(id->disk) - 1;
+	memcpy(id->disk, disk, n);
+	id->disk[n] = '\0';
+}
+
+static void ev_ident_usb(struct ev_ident *id, unsigned int busnum,
+			 const char *devpath, size_t len)
+{
+	size_t n = strnlen(devpath, len);
+
+	if (busnum && n && n < len)
+		snprintf(id->usb, sizeof(id->usb), "%u-%.*s", busnum, (int)n,
+			 devpath);
+}
+
+void ev_ident_from_rec(struct ev *ev)
+{
+	const struct usbtrail_record *r = &ev->u.rec;
+	struct ev_ident *id = &ev->ident;
+
+	switch (r->type) {
+	case USBTRAIL_REC_SCSI_START:
+	case USBTRAIL_REC_SCSI_DONE:
+	case USBTRAIL_REC_SCSI_ERROR:
+	case USBTRAIL_REC_SCSI_TIMEOUT:
+	case USBTRAIL_REC_SCSI_EH_WAKEUP:
+		ev_ident_disk(id, r->u.scsi.disk, sizeof(r->u.scsi.disk));
+		if (r->type != USBTRAIL_REC_SCSI_EH_WAKEUP)
+			snprintf(id->scsi, sizeof(id->scsi), "%u:%u:%u:%u",
+				 r->u.scsi.host, r->u.scsi.channel,
+				 r->u.scsi.id, r->u.scsi.lun);
+		break;
+	case USBTRAIL_REC_EH_START:
+	case USBTRAIL_REC_EH_END:
+		ev_ident_disk(id, r->u.eh.disk, sizeof(r->u.eh.disk));
+		snprintf(id->scsi, sizeof(id->scsi), "%u:%u:%u:%u",
+			 r->u.eh.host, r->u.eh.channel, r->u.eh.id,
+			 r->u.eh.lun);
+		break;
+	case USBTRAIL_REC_BLK_ISSUE:
+	case USBTRAIL_REC_BLK_COMPLETE:
+		ev_ident_disk(id, r->u.blk.disk, sizeof(r->u.blk.disk));
+		break;
+	case USBTRAIL_REC_URB_ENQUEUE:
+	case USBTRAIL_REC_URB_GIVEBACK:
+	case USBTRAIL_REC_URB_DEQUEUE:
+		id->busnum = r->u.urb.busnum;
+		id->devnum = r->u.urb.devnum;
+		ev_ident_usb(id, r->u.urb.busnum, r->u.urb.devpath,
+			     sizeof(r->u.urb.devpath));
+		break;
+	case USBTRAIL_REC_USB_ADD:
+	case USBTRAIL_REC_USB_REMOVE:
+		id->busnum = r->u.usbdev.busnum;
+		id->devnum = r->u.usbdev.devnum;
+		ev_ident_usb(id, r->u.usbdev.busnum, r->u.usbdev.devpath,
+			     sizeof(r->u.usbdev.devpath));
+		break;
+	case USBTRAIL_REC_XHCI_TRANSFER:
+	case USBTRAIL_REC_XHCI_COMMAND:
+		if (r->u.xhci.busnum)
+			id->busnum = r->u.xhci.busnum;
+		if (r->u.xhci.devnum)
+			id->devnum = r->u.xhci.devnum;
+		break;
+	default:
+		break;
+	}
+	/* the module pads with NULs; an empty SCSI disk name means none */
+	if (id->scsi[0] && !strcmp(id->scsi, "0:0:0:0") && !id->disk[0] &&
+	    r->type == USBTRAIL_REC_SCSI_EH_WAKEUP)
+		id->scsi[0] = '\0';
+}
+
 void ev_free(struct ev *ev)
 {
 	if (!ev)

@@ -55,8 +55,8 @@ enum ev_source {
  * and the device table that EV_DEVICE events keep.
  */
 struct ev_ident {
-	char disk[16];		/* "sdc", no partition number */
-	char usb[32];		/* "2-1.4": bus-port path, stable over replug */
+	char disk[32];		/* "sdc", no partition number */
+	char usb[48];		/* "2-1.4": bus-port path, stable over replug */
 	char scsi[24];		/* "0:0:0:0" */
 	int busnum;		/* -1 if unknown */
 	int devnum;		/* -1 if unknown */
@@ -109,7 +109,7 @@ struct ev_device {
 	enum ev_device_action action;
 	uint16_t vid, pid;
 	unsigned int speed_mbps;	/* 0 unknown, 1 for 1.5 */
-	char driver[16];		/* "uas", "usb-storage" */
+	char driver[32];		/* "uas", "usb-storage" */
 	char hcd[48];			/* "0000:00:04.0" */
 	char hcd_driver[32];		/* "xhci_hcd" */
 	char serial[64];		/* as the device reports it, or "" */
@@ -157,7 +157,7 @@ struct ev_incident {
 	uint8_t sense[32];
 	int opcode;			/* -1 if unknown */
 	int64_t lba;			/* -1 if unknown */
-	double dip_mbps;		/* dip: lowest rate in it */
+	double dip_mbps;		/* dip: the average rate during it */
 	double dip_median_mbps;		/* dip: the median it fell from */
 	double dip_secs;		/* dip: how long */
 };
@@ -191,6 +191,12 @@ struct ev_clock {
 
 int ev_clock_init(struct ev_clock *c);
 uint64_t ev_clock_now(void);	/* CLOCK_BOOTTIME, ns */
+
+/*
+ * ev->ident from what a trace record itself names: its disk, or its USB
+ * bus, device and port path.  Shared by the module and tracefs sources.
+ */
+void ev_ident_from_rec(struct ev *ev);
 
 /* A zeroed event of TYPE with the ident fields at "unknown". */
 struct ev *ev_new(enum ev_type type, enum ev_source source, uint64_t t_ns);

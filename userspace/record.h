@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "derive.h"
+#include "devmap.h"
 #include "event.h"
 
 #define REC_TICK_MS		100
@@ -62,6 +64,8 @@ struct rec_sink {
 
 /* Pass one event to the recorder, which owns it from now on. */
 void rec_emit(struct rec *r, struct ev *ev);
+/* The source's fd reached its end: stop polling it. */
+void rec_source_done(struct rec *r, struct rec_source *s);
 /* The clock offsets measured when recording began. */
 const struct ev_clock *rec_clock(const struct rec *r);
 /* Warn on stderr, prefixed "usbtrail record: SOURCE: ". */
@@ -90,5 +94,43 @@ int sink_pcapng_open(struct rec_sink *s, const char *path,
 		     const struct ev_clock *clock);
 int sink_journal_open(struct rec_sink *s);
 int sink_live_open(struct rec_sink *s, FILE *out);
+
+/* --- the engine, as "usbtrail record" drives it ------------------------- */
+
+#define REC_SOURCES_MAX		8
+#define REC_SINKS_MAX		8
+
+struct rec_stats {
+	uint64_t by_type[EV_TYPE_MAX];	/* events made, by type */
+	uint64_t by_kind[CLASSIFY_KIND_COUNT];	/* incidents */
+	uint64_t incidents;
+	uint64_t dropped;		/* out of memory: counted, lost */
+	double secs;
+	int signal;			/* the last SIGINT/SIGTERM, or 0 */
+	bool command_ran;
+	int command_status;		/* waitpid() status */
+	bool duration_ended;		/* COMMAND was stopped by --duration */
+};
+
+struct rec_run_opts {
+	uint64_t duration_s;		/* 0: none */
+	char **command;			/* NULL: none */
+	int marker_fd;			/* write end for COMMAND, or -1 */
+};
+
+/* NULL with errno set on failure. */
+struct rec *rec_new(const struct derive_opts *dopts);
+void rec_free(struct rec *r);
+/* The recorder keeps the pointers; s lives until rec_free(). */
+int rec_add_source(struct rec *r, struct rec_source *s);
+int rec_add_sink(struct rec *r, struct rec_sink *s);
+/*
+ * Record until COMMAND exits, the duration ends, or SIGINT/SIGTERM; then
+ * close every source and sink.  0, or -errno: a sink's (rec_sink_error()
+ * names it) or the loop's own.
+ */
+int rec_run(struct rec *r, const struct rec_run_opts *o);
+int rec_sink_error(const struct rec *r, const char **name);
+const struct rec_stats *rec_stats(const struct rec *r);
 
 #endif /* USBTRAIL_RECORD_H */

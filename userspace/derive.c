@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * derive.c - incidents and throughput from the event stream (derive.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+#include "modrec.h"
+
+#define DERIVE_HELD_MAX		256
+#define DERIVE_DISKS_MAX	32
+#define DERIVE_HISTORY_MAX	256
+#define DERIVE_XHCI_MAX		64
+/* one xhci-error incident per slot, endpoint and code per second */
+#define DERIVE_XHCI_QUIET_NS	1000000000ull
+
+/* xHCI 1.2, 6.4.5: completion codes that are not errors */
+#define DERIVE_CC_SUCCESS	1
+#define DERIVE_CC_SHORT_PACKET	13
+#define DERIVE_CC_STOPPED	26	/* the driver stopped the ring */
+#define DERIVE_CC_STOPPED_LEN	27
+
+enum derive_origin {
+	DERIVE_FROM_LOG = 1,
+	DERIVE_FROM_TRACE = 2,
+};
+
+struct derive_held {
+	struct ev *ev;
+	unsigned int origin;		/* DERIVE_FROM_* */
+	uint32_t devt, tag;		/* trace sense: for the raw bytes */
+};
+
+struct derive_disk {
+	char name[16];
+	uint32_t devt;
+	uint64_t start_ns;		/* of the open interval, 0: none */
+	uint64_t bytes_r, bytes_w;
+	uint32_t completions;
+	uint32_t inflight, inflight_max;
+	/* busy, non-dip intervals: the median's window */
+	double hist[DERIVE_HISTORY_MAX];
+	unsigned int nhist, hist_pos;
+	/* the dip being counted */
+	unsigned int dip_n;
+	uint64_t dip_start_ns;
+	double dip_sum, dip_median;
+	struct ev_ident ident;
+};
+
+struct derive_xhci {
+	uint8_t slot, ep, cc;
+	int busnum;
+	uint64_t last_ns;
+	long suppressed;
+};
+
+struct derive {
+	struct derive_opts o;
+	derive_out_fn out;
+	void *arg;
+	struct classify cl;
+	struct derive_held held[DERIVE_HELD_MAX];
+	unsigned int nheld;
+	struct derive_disk disks[DERIVE_DISKS_MAX];
+	unsigned int ndisks;
+	struct derive_xhci xhci[DERIVE_XHCI_MAX];
+	unsigned int nxhci;
+	uint64_t now_ns;
+};
+
+struct derive *derive_new(const struct derive_opts *opts, derive_out_fn out,
+			  void *arg)
+{
+	struct derive *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->o = *opts;
+	if (!d->o.interval_ms)
+		d->o.interval_ms = 100;
+	if (d->o.history < 1 || d->o.history > DERIVE_HISTORY_MAX)
+		d->o.history = 50;
+	if (d->o.min_history > d->o.history)
+		d->o.min_history = d->o.history;
+	if (!d->o.dip_intervals)
+		d->o.dip_intervals = 1;
+	d->out = out;
+	d->arg = arg;
+	classify_init(&d->cl);
+	return d;
+}
+
+void derive_free(struct derive *d)
+{
+	unsigned int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->nheld; i++)
+		ev_free(d->held[i].ev);
+	free(d);
+}
+
+/* --- incidents ---------------------------------------------------------- */
+
+static struct ev *derive_incident_new(uint64_t t_ns, enum classify_kind kind,
+				      const struct ev_ident *ident)
+{
+	struct ev *ev = ev_new(EV_INCIDENT, EV_SRC_RECORDER, t_ns);
+	struct classify_incident *inc;
+
+	if (!ev)
+		return NULL;
+	if (ident)
+		ev->ident = *ident;
+	inc = &ev->u.incident.inc;
+	inc->kind = kind;
+	inc->t = (double)t_ns / 1e9;
+	inc->clock = KMSG_CLOCK_BOOT;
+	inc->key = inc->asc = inc->ascq = -1;
+	inc->sector = -1;
+	inc->devnum = -1;
+	inc->err = -1;
+	inc->code = -1;
+	inc->count = -1;
+	if (ident && ident->disk[0]) {
+		snprintf(inc->dev, sizeof(inc->dev), "%s", ident->disk);
+		snprintf(inc->disk, sizeof(inc->disk), "%s", ident->disk);
+	}
+	return ev;
+}
+
+static void derive_evidence(struct ev *inc, uint64_t id)
+{
+	struct ev_incident *ei = &inc->u.incident;
+	unsigned int i;
+
+	for (i = 0; i < ei->nevidence; i++)
+		if (ei->evidence[i] == id)
+			return;
+	if (ei->nevidence < EV_INCIDENT_EVIDENCE_MAX)
+		ei->evidence[ei->nevidence++] = id;
+}
+
+static void derive_release(struct derive *d, unsigned int i)
+{
+	struct ev *ev = d->held[i].ev;
+
+	memmove(&d->held[i], &d->held[i + 1],
+		(d->nheld - i - 1) * sizeof(d->held[0]));
+	d->nheld--;
+	d->out(d->arg, ev);
+}
+
+static const char *derive_who(const struct ev *ev)
+{
+	const struct classify_incident *inc = &ev->u.incident.inc;
+
+	if (ev->ident.disk[0])
+		return ev->ident.disk;
+	return inc->disk[0] ? inc->disk : inc->dev;
+}
+
+/* Do a and b (one from the log, one from a trace) say the same thing? */
+static bool derive_same(const struct ev *a, const struct ev *b)
+{
+	const struct classify_incident *x = &a->u.incident.inc;
+	const struct classify_incident *y = &b->u.incident.inc;
+	uint64_t dt = a->t_ns > b->t_ns ? a->t_ns - b->t_ns : b->t_ns - a->t_ns;
+
+	if (x->kind != y->kind || dt > DERIVE_MATCH_NS)
+		return false;
+	if (strcmp(derive_who(a), derive_who(b)))
+		return false;
+	if (x->kind == CLASSIFY_SENSE && x->key >= 0 && y->key >= 0 &&
+	    (x->key != y->key ||
+	     (x->asc >= 0 && y->asc >= 0 &&
+	      (x->asc != y->asc || x->ascq != y->ascq))))
+		return false;
+	if (x->kind == CLASSIFY_XHCI_ERROR && x->code >= 0 && y->code >= 0 &&
+	    x->code != y->code)
+		return false;
+	return true;
+}
+
+/* The log's half into the trace's: text, chain, details from the log. */
+static void derive_merge(struct derive_held *h, struct ev *ev,
+			 unsigned int origin)
+{
+	struct ev *into = h->ev;
+	struct ev_incident *ti = &into->u.incident, *ni = &ev->u.incident;
+	unsigned int i;
+
+	if (origin == DERIVE_FROM_LOG) {
+		struct ev_incident trace = *ti;
+		struct ev_ident ident = into->ident;
+		uint64_t t = into->t_ns < ev->t_ns ? into->t_ns : ev->t_ns;
+
+		ti->inc = ni->inc;
+		if (ti->inc.kind == CLASSIFY_IO_ERROR && ti->inc.sector < 0)
+			ti->inc.sector = trace.inc.sector;
+		if (ti->inc.kind == CLASSIFY_SENSE && ti->inc.asc < 0) {
+			ti->inc.asc = trace.inc.asc;
+			ti->inc.ascq = trace.inc.ascq;
+		}
+		/* a trace timeout is a real one, not one the abort implied */
+		if (ti->inc.kind == CLASSIFY_TIMEOUT)
+			ti->inc.inferred = false;
+		into->t_ns = t;
+		ti->inc.t = (double)t / 1e9;
+		ti->inc.clock = KMSG_CLOCK_BOOT;
+		into->ident = ev->ident;
+		if (!into->ident.disk[0])
+			into->ident = ident;
+	}
+	for (i = 0; i < ni->nevidence; i++)
+		derive_evidence(into, ni->evidence[i]);
+	if (!ti->sense_len && ni->sense_len) {
+		ti->sense_len = ni->sense_len;
+		memcpy(ti->sense, ni->sense, sizeof(ti->sense));
+	}
+	if (ti->opcode < 0)
+		ti->opcode = ni->opcode;
+	if (ti->lba < 0)
+		ti->lba = ni->lba;
+	h->origin |= origin;
+	ev_free(ev);
+}
+
+static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
+			uint32_t devt, uint32_t tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nheld; i++) {
+		struct derive_held *h = &d->held[i];
+
+		if (!(h->origin & origin) && derive_same(h->ev, ev)) {
+			derive_merge(h, ev, origin);
+			return;
+		}
+	}
+	if (d->nheld == DERIVE_HELD_MAX)
+		derive_release(d, 0);
+	d->held[d->nheld].ev = ev;
+	d->held[d->nheld].origin = origin;
+	d->held[d->nheld].devt = devt;
+	d->held[d->nheld].tag = tag;
+	d->nheld++;
+}
+
+static void derive_log(struct derive *d, const struct devmap *m,
+		       const struct ev *ev)
+{
+	struct classify_incident inc[CLASSIFY_MAX_OUT];
+	struct kmsg_record rec = {
+		.msg = ev->u.klog.text,
+		.msg_len = strnlen(ev->u.klog.text, sizeof(ev->u.klog.text)),
+		.t = (double)ev->t_ns / 1e9,
+		.clock = KMSG_CLOCK_BOOT,
+		.format = KMSG_FMT_KMSG,
+		.facility = ev->u.klog.facility,
+		.level = ev->u.klog.level,
+		.seq = ev->u.klog.seq,
+	};
+	int i, n = classify_feed(&d->cl, &rec, inc);
+
+	for (i = 0; i < n; i++) {
+		const struct devmap_entry *e;
+		struct ev *out = derive_incident_new(ev->t_ns, inc[i].kind,
+						     NULL);
+
+		if (!out)
+			continue;
+		out->u.incident.inc = inc[i];
+		/* the classifier's time is the line's; keep ours exact */
+		out->u.incident.inc.t = (double)ev->t_ns / 1e9;
+		out->u.incident.inc.clock = KMSG_CLOCK_BOOT;
+		e = devmap_find_name(m, inc[i].disk[0] ? inc[i].disk :
+				     inc[i].dev);
+		if (e) {
+			out->ident = e->ident;
+		} else if (inc[i].disk[0]) {
+			snprintf(out->ident.disk, sizeof(out->ident.disk), "%s",
+				 inc[i].disk);
+		} else if (!strncmp(inc[i].dev, "sd", 2)) {
+			snprintf(out->ident.disk, sizeof(out->ident.disk), "%s",
+				 inc[i].dev);
+		}
+		derive_evidence(out, ev->id);
+		derive_hold(d, out, DERIVE_FROM_LOG, 0, 0);
+	}
+}
+
+static void derive_xhci_error(struct derive *d, const struct ev *ev,
+			      uint8_t slot, uint8_t ep, uint8_t cc)
+{
+	struct derive_xhci *x = NULL;
+	struct ev *out;
+	unsigned int i;
+
+	for (i = 0; i < d->nxhci; i++)
+		if (d->xhci[i].slot == slot && d->xhci[i].ep == ep &&
+		    d->xhci[i].cc == cc && d->xhci[i].busnum == ev->ident.busnum)
+			x = &d->xhci[i];
+	if (!x) {
+		x = &d->xhci[d->nxhci < DERIVE_XHCI_MAX ? d->nxhci++ :
+			     (slot * 31u + ep) % DERIVE_XHCI_MAX];
+		memset(x, 0, sizeof(*x));
+		x->slot = slot;
+		x->ep = ep;
+		x->cc = cc;
+		x->busnum = ev->ident.busnum;
+	} else if (ev->t_ns - x->last_ns < DERIVE_XHCI_QUIET_NS) {
+		x->suppressed++;
+		return;
+	}
+	out = derive_incident_new(ev->t_ns, CLASSIFY_XHCI_ERROR, &ev->ident);
+	if (!out)
+		return;
+	out->u.incident.inc.code = cc;
+	out->u.incident.inc.count = x->suppressed;
+	if (!out->u.incident.inc.dev[0] && ev->ident.usb[0])
+		snprintf(out->u.incident.inc.dev, CLASSIFY_DEV_MAX, "%s",
+			 ev->ident.usb);
+	snprintf(out->u.incident.inc.line, CLASSIFY_LINE_MAX,
+		 "xHCI %s event: slot %u ep %u completion code %u%s",
+		 ev->u.rec.type == USBTRAIL_REC_XHCI_COMMAND ? "command" :
+		 "transfer", slot, ep, cc,
+		 x->suppressed ? " (and earlier ones within a second)" : "");
+	x->last_ns = ev->t_ns;
+	x->suppressed = 0;
+	derive_evidence(out, ev->id);
+	derive_hold(d, out, DERIVE_FROM_TRACE, 0, 0);
+}
+
+/* The raw sense record after a scsi-done: onto its held incident. */
+static void derive_sense_bytes(struct derive *d, const struct ev *ev)
+{
+	const struct usbtrail_rec_sense *s = &ev->u.rec.u.sense;
+	unsigned int i;
+
+	for (i = d->nheld; i-- > 0;) {
+		struct derive_held *h = &d->held[i];
+		struct ev_incident *ei = &h->ev->u.incident;
+
+		if (!(h->origin & DERIVE_FROM_TRACE) ||
+		    ei->inc.kind != CLASSIFY_SENSE || h->devt != s->devt ||
+		    h->tag != s->tag || ei->sense_len)
+			continue;
+		ei->sense_len = s->len < sizeof(ei->sense) ? s->len :
+				sizeof(ei->sense);
+		memcpy(ei->sense, s->sense, ei->sense_len);
+		derive_evidence(h->ev, ev->id);
+		return;
+	}
+}
+
+static void derive_trace(struct derive *d, const struct ev *ev)
+{
+	const struct usbtrail_record *r = &ev->u.rec;
+	enum classify_kind kind;
+	uint32_t devt = 0, tag = 0;
+	struct ev *out;
+
+	switch (r->type) {
+	case USBTRAIL_REC_XHCI_TRANSFER:
+		if (r->u.xhci.cc != DERIVE_CC_SUCCESS &&
+		    r->u.xhci.cc != DERIVE_CC_SHORT_PACKET &&
+		    r->u.xhci.cc != DERIVE_CC_STOPPED &&
+		    r->u.xhci.cc != DERIVE_CC_STOPPED_LEN && r->u.xhci.cc)
+			derive_xhci_error(d, ev, r->u.xhci.slot, r->u.xhci.ep,
+					  r->u.xhci.cc);
+		return;
+	case USBTRAIL_REC_XHCI_COMMAND:
+		if (r->u.xhci.cc != DERIVE_CC_SUCCESS && r->u.xhci.cc)
+			derive_xhci_error(d, ev, r->u.xhci.slot, r->u.xhci.ep,
+					  r->u.xhci.cc);
+		return;
+	case USBTRAIL_REC_SCSI_SENSE:
+		derive_sense_bytes(d, ev);
+		return;
+	case USBTRAIL_REC_SCSI_DONE:
+		if (!(r->flags & USBTRAIL_F_ERROR) || !r->u.scsi.sense_key)
+			return;
+		kind = CLASSIFY_SENSE;
+		devt = r->u.scsi.devt;
+		tag = r->u.scsi.tag;
+		break;
+	case USBTRAIL_REC_SCSI_TIMEOUT:
+		kind = CLASSIFY_TIMEOUT;
+		break;
+	case USBTRAIL_REC_EH_START:
+		kind = r->u.eh.kind == USBTRAIL_EH_ABORT ? CLASSIFY_ABORT :
+		       CLASSIFY_RESET;
+		break;
+	case USBTRAIL_REC_BLK_COMPLETE:
+		if (!r->u.blk.error)
+			return;
+		kind = CLASSIFY_IO_ERROR;
+		break;
+	case USBTRAIL_REC_USB_REMOVE:
+		kind = CLASSIFY_DISCONNECT;
+		break;
+	default:
+		return;
+	}
+	out = derive_incident_new(ev->t_ns, kind, &ev->ident);
+	if (!out)
+		return;
+	switch (r->type) {
+	case USBTRAIL_REC_SCSI_DONE: {
+		struct classify_incident *inc = &out->u.incident.inc;
+		const char *text;
+
+		inc->key = r->u.scsi.sense_key;
+		inc->asc = r->u.scsi.asc;
+		inc->ascq = r->u.scsi.ascq;
+		inc->key_text = classify_sense_key_text(inc->key);
+		text = classify_asc_text(inc->asc, inc->ascq);
+		snprintf(inc->asc_text, sizeof(inc->asc_text), "%s",
+			 text ? text : "");
+		out->u.incident.opcode = r->u.scsi.opcode;
+		if (r->u.scsi.lba != ~0ull)
+			out->u.incident.lba = (int64_t)r->u.scsi.lba;
+		break;
+	}
+	case USBTRAIL_REC_SCSI_TIMEOUT:
+		out->u.incident.opcode = r->u.scsi.opcode;
+		if (r->u.scsi.lba != ~0ull)
+			out->u.incident.lba = (int64_t)r->u.scsi.lba;
+		break;
+	case USBTRAIL_REC_EH_START:
+		out->u.incident.opcode = r->u.eh.opcode;
+		break;
+	case USBTRAIL_REC_BLK_COMPLETE:
+		out->u.incident.inc.sector = (int64_t)r->u.blk.sector;
+		break;
+	case USBTRAIL_REC_USB_REMOVE:
+		out->u.incident.inc.devnum = r->u.usbdev.devnum;
+		if (ev->ident.usb[0])
+			snprintf(out->u.incident.inc.dev, CLASSIFY_DEV_MAX,
+				 "%s", ev->ident.usb);
+		break;
+	default:
+		break;
+	}
+	modrec_format(r, out->u.incident.inc.line, CLASSIFY_LINE_MAX);
+	derive_evidence(out, ev->id);
+	derive_hold(d, out, DERIVE_FROM_TRACE, devt, tag);
+}
+
+/* --- throughput ---------------------------------------------------------- */
+
+static struct derive_disk *derive_disk(struct derive *d, const struct ev *ev)
+{
+	const struct usbtrail_rec_blk *b = &ev->u.rec.u.blk;
+	const char *name = ev->ident.disk[0] ? ev->ident.disk : b->disk;
+	unsigned int i;
+
+	for (i = 0; i < d->ndisks; i++)
+		if ((b->devt && d->disks[i].devt == b->devt) ||
+		    (!b->devt && !strncmp(d->disks[i].name, name,
+					  sizeof(d->disks[i].name))))
+			return &d->disks[i];
+	if (d->ndisks == DERIVE_DISKS_MAX)
+		return NULL;
+	memset(&d->disks[d->ndisks], 0, sizeof(d->disks[0]));
+	d->disks[d->ndisks].devt = b->devt;
+	snprintf(d->disks[d->ndisks].name, sizeof(d->disks[0].name), "%.*s",
+		 (int)sizeof(b->disk), name);
+	return &d->disks[d->ndisks++];
+}
+
+static int derive_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double derive_median(const struct derive_disk *k)
+{
+	double v[DERIVE_HISTORY_MAX];
+
+	memcpy(v, k->hist, k->nhist * sizeof(v[0]));
+	qsort(v, k->nhist, sizeof(v[0]), derive_cmp_double);
+	return k->nhist % 2 ? v[k->nhist / 2] :
+	       (v[k->nhist / 2 - 1] + v[k->nhist / 2]) / 2;
+}
+
+static void derive_dip_end(struct derive *d, struct derive_disk *k,
+			   uint64_t end_ns)
+{
+	struct ev *out;
+
+	if (k->dip_n >= d->o.dip_intervals) {
+		out = derive_incident_new(k->dip_start_ns, CLASSIFY_DIP,
+					  &k->ident);
+		if (out) {
+			struct ev_incident *ei = &out->u.incident;
+
+			if (!ei->inc.dev[0])
+				snprintf(ei->inc.dev, CLASSIFY_DEV_MAX, "%s",
+					 k->name);
+			ei->dip_mbps = k->dip_sum / k->dip_n;
+			ei->dip_median_mbps = k->dip_median;
+			ei->dip_secs = (double)(end_ns - k->dip_start_ns) / 1e9;
+			snprintf(ei->inc.line, CLASSIFY_LINE_MAX,
+				 "%s: %.1f MB/s for %.1f s (%u intervals of %u ms), "
+				 "trailing median %.1f MB/s",
+				 k->name, ei->dip_mbps, ei->dip_secs, k->dip_n,
+				 d->o.interval_ms, ei->dip_median_mbps);
+			d->out(d->arg, out);
+		}
+	}
+	k->dip_n = 0;
+}
+
+/* Close k's open interval, which ends at end_ns. */
+static void derive_close_interval(struct derive *d, struct derive_disk *k,
+				  uint64_t end_ns)
+{
+	double secs = d->o.interval_ms / 1000.0, mbps, median = 0;
+	uint64_t bytes = k->bytes_r + k->bytes_w;
+	bool busy = bytes || k->completions || k->inflight_max, dip = false;
+	struct ev *s;
+
+	mbps = (double)bytes / secs / 1e6;
+	if (busy) {
+		if (k->nhist >= d->o.min_history) {
+			median = derive_median(k);
+			dip = median > 0 && mbps < d->o.dip_fraction * median;
+		}
+		if (dip) {
+			if (!k->dip_n++) {
+				k->dip_start_ns = k->start_ns;
+				k->dip_sum = 0;
+				k->dip_median = median;
+			}
+			k->dip_sum += mbps;
+		} else {
+			derive_dip_end(d, k, k->start_ns);
+			k->hist[k->hist_pos] = mbps;
+			k->hist_pos = (k->hist_pos + 1) % d->o.history;
+			if (k->nhist < d->o.history)
+				k->nhist++;
+		}
+		s = ev_new(EV_SAMPLE, EV_SRC_RECORDER, k->start_ns);
+		if (s) {
+			s->ident = k->ident;
+			if (!s->ident.disk[0])
+				snprintf(s->ident.disk, sizeof(s->ident.disk),
+					 "%s", k->name);
+			s->u.sample.interval_ms = d->o.interval_ms;
+			s->u.sample.read_bytes = k->bytes_r;
+			s->u.sample.write_bytes = k->bytes_w;
+			s->u.sample.completions = k->completions;
+			s->u.sample.inflight = k->inflight_max;
+			s->u.sample.mbps = mbps;
+			s->u.sample.median_mbps = median;
+			s->u.sample.dip = dip;
+			d->out(d->arg, s);
+		}
+	} else {
+		/* idle: a dip needs I/O waiting, so an idle disk ends one */
+		derive_dip_end(d, k, k->start_ns);
+	}
+	k->bytes_r = k->bytes_w = 0;
+	k->completions = 0;
+	k->inflight_max = k->inflight;
+	k->start_ns = k->inflight ? end_ns : 0;
+}
+
+/* Bring k's intervals up to t_ns. */
+static void derive_disk_advance(struct derive *d, struct derive_disk *k,
+				uint64_t t_ns)
+{
+	uint64_t step = (uint64_t)d->o.interval_ms * 1000000;
+
+	while (k->start_ns && t_ns >= k->start_ns + step)
+		derive_close_interval(d, k, k->start_ns + step);
+}
+
+static void derive_blk(struct derive *d, const struct ev *ev)
+{
+	const struct usbtrail_rec_blk *b = &ev->u.rec.u.blk;
+	struct derive_disk *k = derive_disk(d, ev);
+
+	if (!k)
+		return;
+	if (ev->ident.disk[0])
+		k->ident = ev->ident;
+	derive_disk_advance(d, k, ev->t_ns);
+	if (!k->start_ns) {
+		uint64_t step = (uint64_t)d->o.interval_ms * 1000000;
+
+		derive_dip_end(d, k, ev->t_ns);	/* idle in between */
+		k->start_ns = ev->t_ns - ev->t_ns % step;
+	}
+	if (ev->u.rec.type == USBTRAIL_REC_BLK_ISSUE) {
+		k->inflight++;
+		if (k->inflight > k->inflight_max)
+			k->inflight_max = k->inflight;
+		return;
+	}
+	if (k->inflight)
+		k->inflight--;
+	k->completions++;
+	if (b->error)
+		return;
+	/* REQ_OP_READ is 0; writes are odd, as the kernel's op_is_write() */
+	if (b->op & 1)
+		k->bytes_w += b->bytes;
+	else if (b->op == 0)
+		k->bytes_r += b->bytes;
+}
+
+void derive_feed(struct derive *d, const struct devmap *m,
+		 const struct ev *ev)
+{
+	if (ev->t_ns > d->now_ns)
+		d->now_ns = ev->t_ns;
+	switch (ev->type) {
+	case EV_KLOG:
+		derive_log(d, m, ev);
+		break;
+	case EV_TRACE:
+		if (ev->u.rec.type == USBTRAIL_REC_BLK_ISSUE ||
+		    ev->u.rec.type == USBTRAIL_REC_BLK_COMPLETE)
+			derive_blk(d, ev);
+		derive_trace(d, ev);
+		break;
+	case EV_USBMON:
+	case EV_DEVICE:
+	case EV_SAMPLE:
+	case EV_MARKER:
+	case EV_LOST:
+	case EV_INCIDENT:
+	case EV_TYPE_MAX:
+		break;
+	}
+}
+
+void derive_advance(struct derive *d, uint64_t now_ns)
+{
+	unsigned int i;
+
+	if (now_ns > d->now_ns)
+		d->now_ns = now_ns;
+	for (i = 0; i < d->ndisks; i++)
+		derive_disk_advance(d, &d->disks[i], d->now_ns);
+	while (d->nheld && d->held[0].ev->t_ns + DERIVE_HOLD_MS * 1000000ull <
+	       d->now_ns)
+		derive_release(d, 0);
+}
+
+void derive_flush(struct derive *d)
+{
+	struct classify_incident inc[CLASSIFY_MAX_OUT];
+	unsigned int i;
+	int n, j;
+
+	n = classify_flush(&d->cl, inc);
+	for (j = 0; j < n; j++) {
+		struct ev *out = derive_incident_new((uint64_t)(inc[j].t * 1e9),
+						     inc[j].kind, NULL);
+
+		if (!out)
+			continue;
+		out->u.incident.inc = inc[j];
+		snprintf(out->ident.disk, sizeof(out->ident.disk), "%s",
+			 inc[j].disk);
+		derive_hold(d, out, DERIVE_FROM_LOG, 0, 0);
+	}
+	for (i = 0; i < d->ndisks; i++) {
+		struct derive_disk *k = &d->disks[i];
+
+		if (k->start_ns)
+			derive_close_interval(d, k, k->start_ns +
+					      (uint64_t)d->o.interval_ms * 1000000);
+		derive_dip_end(d, k, d->now_ns);
+	}
+	while (d->nheld)
+		derive_release(d, 0);
+}
