@@ -6,6 +6,7 @@
  *
  *   utmon [--raw FILE] [--text] [--duration S] [--ring BYTES]
  *         [--stop-file PATH] [DEVICE]
+ *   utmon --record DIR [--payload N] [--duration S] [-- COMMAND...]
  *
  * --raw writes every event's bytes as the ring holds them (header, ISO
  * descriptors, data), each padded to 64 bytes: the form of
@@ -14,6 +15,11 @@
  * It stops after --duration seconds (default 5) or once --stop-file
  * exists, then prints "utmon: events N filler N malformed N dropped N"
  * and the offset "clock realtime-monotonic NS" on stderr.
+ *
+ * --record runs the recorder's engine (record.c) with the usbmon and
+ * kernel-log sources into DIR/capture.pcapng only, until COMMAND exits or
+ * --duration ends, and prints each source's counts: a stand-in for
+ * "usbtrail record" while its command line is not wired to the engine.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +33,63 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record.h"
 #include "usbmon.h"
 
 #define UTMON_VEC	256
+
+static int utmon_record(const char *dir, uint32_t payload, double duration,
+			char **command)
+{
+	struct derive_opts dopts = DERIVE_OPTS_DEFAULT;
+	struct rec_source um, km;
+	struct rec_sink pc;
+	struct rec_run_opts o = { 0, NULL, -1 };
+	char path[4096];
+	struct rec *r;
+	int ret;
+
+	r = rec_new(&dopts);
+	if (!r) {
+		perror("utmon: rec_new");
+		return 1;
+	}
+	ret = src_usbmon_open(&um, r, payload);
+	if (ret) {
+		fprintf(stderr, "utmon: usbmon: %s\n", strerror(-ret));
+		return 1;
+	}
+	ret = src_kmsg_open(&km, r);
+	if (ret) {
+		fprintf(stderr, "utmon: kmsg: %s\n", strerror(-ret));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/capture.pcapng", dir);
+	ret = sink_pcapng_open(&pc, path, rec_clock(r));
+	if (ret) {
+		fprintf(stderr, "utmon: %s: %s\n", path, strerror(-ret));
+		return 1;
+	}
+	rec_add_source(r, &um);
+	rec_add_source(r, &km);
+	rec_add_sink(r, &pc);
+	o.duration_s = command && *command ? 0 : (uint64_t)(duration + 0.5);
+	o.command = command && *command ? command : NULL;
+	ret = rec_run(r, &o);
+	fprintf(stderr, "utmon: usbmon events %llu lost %llu malformed %llu\n",
+		(unsigned long long)um.events, (unsigned long long)um.lost,
+		(unsigned long long)um.malformed);
+	fprintf(stderr, "utmon: kmsg events %llu\n",
+		(unsigned long long)km.events);
+	fprintf(stderr, "utmon: pcapng written %llu\n",
+		(unsigned long long)pc.written);
+	rec_free(r);
+	if (ret) {
+		fprintf(stderr, "utmon: record: %s\n", strerror(-ret));
+		return 1;
+	}
+	return 0;
+}
 
 static int64_t utmon_ns(clockid_t id)
 {
@@ -47,9 +107,13 @@ int main(int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "ring", required_argument, NULL, 'R' },
 		{ "stop-file", required_argument, NULL, 's' },
+		{ "record", required_argument, NULL, 'o' },
+		{ "payload", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dev = "/dev/usbmon0", *rawpath = NULL, *stop = NULL;
+	const char *recdir = NULL;
+	uint32_t payload = 64;
 	unsigned long ring = 4 << 20;
 	unsigned long long events = 0, filler = 0, malformed = 0, dropped = 0;
 	double duration = 5;
@@ -60,16 +124,20 @@ int main(int argc, char **argv)
 	FILE *raw = NULL;
 	uint8_t *map;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': rawpath = optarg; break;
 		case 't': text = 1; break;
 		case 'd': duration = strtod(optarg, NULL); break;
 		case 'R': ring = strtoul(optarg, NULL, 0); break;
 		case 's': stop = optarg; break;
+		case 'o': recdir = optarg; break;
+		case 'p': payload = (uint32_t)strtoul(optarg, NULL, 0); break;
 		default: return 2;
 		}
 	}
+	if (recdir)
+		return utmon_record(recdir, payload, duration, argv + optind);
 	if (optind < argc)
 		dev = argv[optind];
 	if (rawpath) {
