@@ -87,6 +87,8 @@ void classify_details(const struct classify_incident *inc, char *buf,
 	case CLASSIFY_TIMEOUT:
 		if (inc->inferred)
 			snprintf(buf, len, "(implied by the abort)");
+		else if (inc->count > 1)
+			snprintf(buf, len, "commands=%ld", inc->count);
 		break;
 	case CLASSIFY_ABORT:
 	case CLASSIFY_RECOVERED:

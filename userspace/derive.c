@@ -34,13 +34,23 @@ struct derive_held {
 	uint32_t devt, tag;		/* trace sense: for the raw bytes */
 };
 
+/*
+ * Requests issued and not completed, by start sector: a count would drift
+ * when a request is issued twice (requeued after a reset) or completed in
+ * parts, and a drifting count makes an idle disk look stalled.
+ */
+#define DERIVE_INFLIGHT_MAX	512
+#define DERIVE_INFLIGHT_STALE_NS	(300ull * 1000000000)
+
 struct derive_disk {
-	char name[16];
+	char name[32];
 	uint32_t devt;
 	uint64_t start_ns;		/* of the open interval, 0: none */
 	uint64_t bytes_r, bytes_w;
 	uint32_t completions;
 	uint32_t inflight, inflight_max;
+	uint64_t pend_sector[DERIVE_INFLIGHT_MAX];
+	uint64_t pend_ns[DERIVE_INFLIGHT_MAX];
 	/* busy, non-dip intervals: the median's window */
 	double hist[DERIVE_HISTORY_MAX];
 	unsigned int nhist, hist_pos;
@@ -217,6 +227,15 @@ static void derive_merge(struct derive_held *h, struct ev *ev,
 		if (!into->ident.disk[0])
 			into->ident = ident;
 	}
+	if (origin == DERIVE_FROM_TRACE) {
+		/* the trace saw the timeout the log only implied, and when */
+		if (ti->inc.kind == CLASSIFY_TIMEOUT)
+			ti->inc.inferred = false;
+		if (ev->t_ns < into->t_ns) {
+			into->t_ns = ev->t_ns;
+			ti->inc.t = (double)ev->t_ns / 1e9;
+		}
+	}
 	for (i = 0; i < ni->nevidence; i++)
 		derive_evidence(into, ni->evidence[i]);
 	if (!ti->sense_len && ni->sense_len) {
@@ -242,6 +261,28 @@ static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 		if (!(h->origin & origin) && derive_same(h->ev, ev)) {
 			derive_merge(h, ev, origin);
 			return;
+		}
+	}
+	/*
+	 * The log names one timeout per burst (the first abort implies it);
+	 * the trace sees every command time out: one incident, counted.
+	 */
+	if (origin == DERIVE_FROM_TRACE &&
+	    ev->u.incident.inc.kind == CLASSIFY_TIMEOUT) {
+		for (i = 0; i < d->nheld; i++) {
+			struct ev *h = d->held[i].ev;
+
+			if (h->u.incident.inc.kind == CLASSIFY_TIMEOUT &&
+			    !strcmp(derive_who(h), derive_who(ev)) &&
+			    ev->t_ns - h->t_ns < DERIVE_MATCH_NS) {
+				struct classify_incident *inc = &h->u.incident.inc;
+
+				inc->count = inc->count > 0 ? inc->count + 1 : 2;
+				derive_evidence(h, ev->u.incident.evidence[0]);
+				d->held[i].origin |= DERIVE_FROM_TRACE;
+				ev_free(ev);
+				return;
+			}
 		}
 	}
 	if (d->nheld == DERIVE_HELD_MAX)
@@ -395,8 +436,16 @@ static void derive_trace(struct derive *d, const struct ev *ev)
 		kind = CLASSIFY_TIMEOUT;
 		break;
 	case USBTRAIL_REC_EH_START:
-		kind = r->u.eh.kind == USBTRAIL_EH_ABORT ? CLASSIFY_ABORT :
-		       CLASSIFY_RESET;
+		/* the log names an abort as its handler starts... */
+		if (r->u.eh.kind != USBTRAIL_EH_ABORT)
+			return;
+		kind = CLASSIFY_ABORT;
+		break;
+	case USBTRAIL_REC_EH_END:
+		/* ...and a reset as it happens, at the handler's end */
+		if (r->u.eh.kind == USBTRAIL_EH_ABORT)
+			return;
+		kind = CLASSIFY_RESET;
 		break;
 	case USBTRAIL_REC_BLK_COMPLETE:
 		if (!r->u.blk.error)
@@ -435,6 +484,7 @@ static void derive_trace(struct derive *d, const struct ev *ev)
 			out->u.incident.lba = (int64_t)r->u.scsi.lba;
 		break;
 	case USBTRAIL_REC_EH_START:
+	case USBTRAIL_REC_EH_END:
 		out->u.incident.opcode = r->u.eh.opcode;
 		break;
 	case USBTRAIL_REC_BLK_COMPLETE:
@@ -586,6 +636,53 @@ static void derive_disk_advance(struct derive *d, struct derive_disk *k,
 		derive_close_interval(d, k, k->start_ns + step);
 }
 
+static void derive_pend_add(struct derive_disk *k, uint64_t sector,
+			    uint64_t t_ns)
+{
+	unsigned int i, oldest = 0;
+
+	for (i = 0; i < k->inflight; i++) {
+		if (k->pend_sector[i] == sector) {	/* issued again */
+			k->pend_ns[i] = t_ns;
+			return;
+		}
+		if (k->pend_ns[i] < k->pend_ns[oldest])
+			oldest = i;
+	}
+	if (k->inflight == DERIVE_INFLIGHT_MAX)
+		i = oldest;		/* forget the oldest */
+	else
+		i = k->inflight++;
+	k->pend_sector[i] = sector;
+	k->pend_ns[i] = t_ns;
+}
+
+static void derive_pend_remove(struct derive_disk *k, unsigned int i)
+{
+	k->inflight--;
+	k->pend_sector[i] = k->pend_sector[k->inflight];
+	k->pend_ns[i] = k->pend_ns[k->inflight];
+}
+
+static void derive_pend_del(struct derive_disk *k, uint64_t sector,
+			    uint64_t t_ns)
+{
+	unsigned int i;
+
+	for (i = 0; i < k->inflight; i++)
+		if (k->pend_sector[i] == sector) {
+			derive_pend_remove(k, i);
+			break;
+		}
+	/* issued before recording began, or its completion was lost */
+	for (i = 0; i < k->inflight;)
+		if (t_ns - k->pend_ns[i] > DERIVE_INFLIGHT_STALE_NS &&
+		    k->pend_ns[i] < t_ns)
+			derive_pend_remove(k, i);
+		else
+			i++;
+}
+
 static void derive_blk(struct derive *d, const struct ev *ev)
 {
 	const struct usbtrail_rec_blk *b = &ev->u.rec.u.blk;
@@ -603,13 +700,12 @@ static void derive_blk(struct derive *d, const struct ev *ev)
 		k->start_ns = ev->t_ns - ev->t_ns % step;
 	}
 	if (ev->u.rec.type == USBTRAIL_REC_BLK_ISSUE) {
-		k->inflight++;
+		derive_pend_add(k, b->sector, ev->t_ns);
 		if (k->inflight > k->inflight_max)
 			k->inflight_max = k->inflight;
 		return;
 	}
-	if (k->inflight)
-		k->inflight--;
+	derive_pend_del(k, b->sector, ev->t_ns);
 	k->completions++;
 	if (b->error)
 		return;

@@ -34,6 +34,16 @@ static const char *const ev_source_names[EV_SRC_MAX] = {
 	[EV_SRC_RECORDER] = "recorder",
 };
 
+const char *const *ev_type_names_table(void)
+{
+	return ev_type_names;
+}
+
+const char *const *ev_source_names_table(void)
+{
+	return ev_source_names;
+}
+
 const char *ev_type_name(enum ev_type type)
 {
 	if ((unsigned int)type >= EV_TYPE_MAX || !ev_type_names[type])

@@ -208,6 +208,9 @@ struct ev *ev_new(enum ev_type type, enum ev_source source, uint64_t t_ns);
 void ev_free(struct ev *ev);
 
 const char *ev_type_name(enum ev_type type);	/* "trace", "klog", ... */
+/* The name tables, indexed by enum; NULL where there is no name. */
+const char *const *ev_type_names_table(void);
+const char *const *ev_source_names_table(void);
 const char *ev_source_name(enum ev_source source);	/* "module", ... */
 
 /*

@@ -2,10 +2,13 @@
 /*
  * evjson.c - events and incidents as JSON objects (docs/formats.md).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "evjson.h"
+#include "modrec.h"
 
 const char *evjson_clock_name(enum kmsg_clock clock)
 {
@@ -89,6 +92,10 @@ struct json_object *evjson_incident(const struct classify_incident *inc)
 		evjson_int(o, "count", inc->count);
 		break;
 	case CLASSIFY_TIMEOUT:
+		/* how many commands timed out together, when more than one */
+		if (inc->count > 1)
+			evjson_int(o, "commands", inc->count);
+		break;
 	case CLASSIFY_ABORT:
 	case CLASSIFY_RECOVERED:
 	case CLASSIFY_OFFLINE:
@@ -102,4 +109,481 @@ struct json_object *evjson_incident(const struct classify_incident *inc)
 	}
 	json_object_object_add(o, "line", json_object_new_string(inc->line));
 	return o;
+}
+
+static void evjson_str(struct json_object *o, const char *name, const char *s)
+{
+	json_object_object_add(o, name, json_object_new_string(s));
+}
+
+/* hex of len bytes, into a string object */
+static struct json_object *evjson_hex(const uint8_t *p, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	struct json_object *s;
+	char *buf = malloc(2 * len + 1);
+	size_t i;
+
+	if (!buf)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		buf[2 * i] = digits[p[i] >> 4];
+		buf[2 * i + 1] = digits[p[i] & 15];
+	}
+	buf[2 * len] = '\0';
+	s = json_object_new_string(buf);
+	free(buf);
+	return s;
+}
+
+static int evjson_nibble(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int evjson_unhex(const char *s, uint8_t *out, size_t max, size_t *len)
+{
+	size_t n = strlen(s), i;
+
+	if (n % 2 || n / 2 > max)
+		return -EINVAL;
+	for (i = 0; i < n / 2; i++) {
+		int hi = evjson_nibble(s[2 * i]), lo = evjson_nibble(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	*len = n / 2;
+	return 0;
+}
+
+static const char *const evjson_device_actions[] = {
+	[EV_DEVICE_PRESENT] = "present",
+	[EV_DEVICE_ADD] = "add",
+	[EV_DEVICE_CHANGE] = "change",
+	[EV_DEVICE_REMOVE] = "remove",
+};
+
+static const char *const evjson_marker_kinds[] = {
+	[EV_MARKER_KEY] = "key",
+	[EV_MARKER_STRESS] = "stress",
+	[EV_MARKER_NOTE] = "note",
+};
+
+static const char *const evjson_xfer[] = { "iso", "interrupt", "control",
+					   "bulk" };
+
+static void evjson_trace(struct json_object *o, const struct usbtrail_record *r)
+{
+	char text[512];
+
+	evjson_str(o, "rec", modrec_type_name(r->type));
+	modrec_format(r, text, sizeof(text));
+	evjson_str(o, "text", text);
+	json_object_object_add(o, "error",
+			       json_object_new_boolean(r->flags & USBTRAIL_F_ERROR));
+	json_object_object_add(o, "raw", evjson_hex((const uint8_t *)r,
+						    sizeof(*r)));
+}
+
+static void evjson_usbmon(struct json_object *o, const struct ev_usbmon *m)
+{
+	const struct ev_usbmon_hdr *h = &m->hdr;
+	char type[2] = { (char)h->type, '\0' };
+
+	json_object_object_add(o, "urb", json_object_new_uint64(h->id));
+	evjson_str(o, "event", type);
+	evjson_str(o, "xfer", evjson_xfer[h->xfer_type & 3]);
+	json_object_object_add(o, "ep", json_object_new_int(h->epnum));
+	json_object_object_add(o, "status", json_object_new_int(h->status));
+	json_object_object_add(o, "length", json_object_new_int64(h->len_urb));
+	json_object_object_add(o, "captured", json_object_new_int64(m->caplen));
+	if (h->flag_setup == 0)
+		json_object_object_add(o, "setup", evjson_hex(h->setup, 8));
+	if (m->caplen && m->data)
+		json_object_object_add(o, "data", evjson_hex(m->data, m->caplen));
+}
+
+static void evjson_incident_extra(struct json_object *o, const struct ev *ev)
+{
+	const struct ev_incident *ei = &ev->u.incident;
+	struct json_object *a = json_object_new_array();
+	char summary[512];
+	unsigned int i;
+
+	ev_incident_summary(ev, summary, sizeof(summary));
+	evjson_str(o, "summary", summary);
+	for (i = 0; i < ei->nevidence; i++)
+		json_object_array_add(a, json_object_new_uint64(ei->evidence[i]));
+	json_object_object_add(o, "evidence", a);
+	if (ei->sense_len)
+		json_object_object_add(o, "sense_data",
+				       evjson_hex(ei->sense, ei->sense_len));
+	evjson_int(o, "opcode", ei->opcode);
+	evjson_int(o, "lba", ei->lba);
+	if (ei->inc.kind == CLASSIFY_DIP) {
+		json_object_object_add(o, "mbps",
+				       json_object_new_double(ei->dip_mbps));
+		json_object_object_add(o, "median_mbps",
+				       json_object_new_double(ei->dip_median_mbps));
+		json_object_object_add(o, "secs",
+				       json_object_new_double(ei->dip_secs));
+	}
+}
+
+struct json_object *evjson_event(const struct ev *ev)
+{
+	struct json_object *o;
+	char tbuf[32];
+
+	if (ev->type == EV_INCIDENT) {
+		/* analyze's form, plus the recording's own fields */
+		o = evjson_incident(&ev->u.incident.inc);
+		if (!o)
+			return NULL;
+		evjson_incident_extra(o, ev);
+	} else {
+		o = json_object_new_object();
+		if (!o)
+			return NULL;
+	}
+	json_object_object_add(o, "id", json_object_new_uint64(ev->id));
+	snprintf(tbuf, sizeof(tbuf), "%.9f", (double)ev->t_ns / 1e9);
+	json_object_object_add(o, "t", json_object_new_double_s(
+		(double)ev->t_ns / 1e9, tbuf));
+	evjson_str(o, "type", ev_type_name(ev->type));
+	evjson_str(o, "source", ev_source_name(ev->source));
+	if (ev->ident.disk[0])
+		evjson_str(o, "disk", ev->ident.disk);
+	if (ev->ident.usb[0])
+		evjson_str(o, "usb", ev->ident.usb);
+	if (ev->ident.scsi[0])
+		evjson_str(o, "scsi", ev->ident.scsi);
+	evjson_int(o, "bus", ev->ident.busnum);
+	evjson_int(o, "devnum", ev->ident.devnum);
+
+	switch (ev->type) {
+	case EV_TRACE:
+		evjson_trace(o, &ev->u.rec);
+		break;
+	case EV_KLOG:
+		json_object_object_add(o, "seq",
+				       json_object_new_int64(ev->u.klog.seq));
+		evjson_int(o, "level", ev->u.klog.level);
+		evjson_int(o, "facility", ev->u.klog.facility);
+		evjson_str(o, "text", ev->u.klog.text);
+		break;
+	case EV_USBMON:
+		evjson_usbmon(o, &ev->u.usbmon);
+		break;
+	case EV_DEVICE: {
+		const struct ev_device *d = &ev->u.device;
+		char id[16];
+
+		evjson_str(o, "action", (unsigned int)d->action < 5 &&
+			   evjson_device_actions[d->action] ?
+			   evjson_device_actions[d->action] : "?");
+		snprintf(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+		evjson_str(o, "id", id);
+		json_object_object_add(o, "speed_mbps",
+				       json_object_new_int64(d->speed_mbps));
+		evjson_str(o, "driver", d->driver);
+		evjson_str(o, "hcd", d->hcd);
+		evjson_str(o, "hcd_driver", d->hcd_driver);
+		evjson_str(o, "serial", d->serial);
+		evjson_str(o, "product", d->product);
+		snprintf(id, sizeof(id), "%u:%u", d->devt >> 20 ? 0 :
+			 (d->devt & 0xfff00) >> 8,
+			 (d->devt & 0xff) | ((d->devt >> 12) & 0xfff00));
+		evjson_str(o, "devt", id);
+		break;
+	}
+	case EV_SAMPLE: {
+		const struct ev_sample *s = &ev->u.sample;
+
+		json_object_object_add(o, "interval_ms",
+				       json_object_new_int64(s->interval_ms));
+		json_object_object_add(o, "read_bytes",
+				       json_object_new_uint64(s->read_bytes));
+		json_object_object_add(o, "write_bytes",
+				       json_object_new_uint64(s->write_bytes));
+		json_object_object_add(o, "completions",
+				       json_object_new_int64(s->completions));
+		json_object_object_add(o, "inflight",
+				       json_object_new_int64(s->inflight));
+		snprintf(tbuf, sizeof(tbuf), "%.3f", s->mbps);
+		json_object_object_add(o, "mbps",
+				       json_object_new_double_s(s->mbps, tbuf));
+		snprintf(tbuf, sizeof(tbuf), "%.3f", s->median_mbps);
+		json_object_object_add(o, "median_mbps",
+			json_object_new_double_s(s->median_mbps, tbuf));
+		json_object_object_add(o, "dip", json_object_new_boolean(s->dip));
+		break;
+	}
+	case EV_MARKER:
+		evjson_str(o, "kind", (unsigned int)ev->u.marker.kind < 4 &&
+			   evjson_marker_kinds[ev->u.marker.kind] ?
+			   evjson_marker_kinds[ev->u.marker.kind] : "?");
+		evjson_str(o, "text", ev->u.marker.text);
+		break;
+	case EV_LOST:
+		evjson_str(o, "of", ev_source_name(ev->u.lost.source));
+		json_object_object_add(o, "count",
+				       json_object_new_uint64(ev->u.lost.count));
+		json_object_object_add(o, "total",
+				       json_object_new_uint64(ev->u.lost.total));
+		evjson_str(o, "why", ev->u.lost.why);
+		break;
+	case EV_INCIDENT:
+	case EV_TYPE_MAX:
+		break;
+	}
+	return o;
+}
+
+/* --- reading events.jsonl back ------------------------------------------ */
+
+static const char *evjson_get_str(struct json_object *o, const char *name)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, name, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static bool evjson_get_int(struct json_object *o, const char *name,
+			   int64_t *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, name, &v) ||
+	    !(json_object_is_type(v, json_type_int) ||
+	      json_object_is_type(v, json_type_double)))
+		return false;
+	*out = json_object_get_int64(v);
+	return true;
+}
+
+static int evjson_lookup(const char *s, const char *const *names,
+			 unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; s && i < n; i++)
+		if (names[i] && !strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+static void evjson_copy(char *dst, size_t len, const char *s)
+{
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+static int evjson_parse_kind(const char *s)
+{
+	unsigned int k;
+
+	for (k = 0; s && k < CLASSIFY_KIND_COUNT; k++)
+		if (!strcmp(classify_kind_name(k), s))
+			return (int)k;
+	return -1;
+}
+
+static int evjson_parse_body(struct json_object *o, struct ev *ev)
+{
+	const char *s;
+	int64_t v;
+	size_t n;
+	int k;
+
+	switch (ev->type) {
+	case EV_TRACE: {
+		uint8_t raw[USBTRAIL_RECORD_SIZE];
+
+		s = evjson_get_str(o, "raw");
+		if (!s || evjson_unhex(s, raw, sizeof(raw), &n) ||
+		    modrec_parse(raw, n, &ev->u.rec) < 0)
+			return -EINVAL;
+		return 0;
+	}
+	case EV_KLOG:
+		s = evjson_get_str(o, "text");
+		if (!s)
+			return -EINVAL;
+		evjson_copy(ev->u.klog.text, sizeof(ev->u.klog.text), s);
+		ev->u.klog.len = (uint32_t)strlen(ev->u.klog.text);
+		ev->u.klog.seq = evjson_get_int(o, "seq", &v) ? v : -1;
+		ev->u.klog.level = evjson_get_int(o, "level", &v) ? (int)v : -1;
+		ev->u.klog.facility = evjson_get_int(o, "facility", &v) ?
+				      (int)v : -1;
+		return 0;
+	case EV_DEVICE: {
+		unsigned int vid, pid;
+
+		k = evjson_lookup(evjson_get_str(o, "action"),
+				  evjson_device_actions, 5);
+		if (k < 0)
+			return -EINVAL;
+		ev->u.device.action = (enum ev_device_action)k;
+		s = evjson_get_str(o, "id");
+		if (s && sscanf(s, "%4x:%4x", &vid, &pid) == 2) {
+			ev->u.device.vid = (uint16_t)vid;
+			ev->u.device.pid = (uint16_t)pid;
+		}
+		if (evjson_get_int(o, "speed_mbps", &v) && v >= 0)
+			ev->u.device.speed_mbps = (unsigned int)v;
+		evjson_copy(ev->u.device.driver, sizeof(ev->u.device.driver),
+			    evjson_get_str(o, "driver"));
+		evjson_copy(ev->u.device.hcd, sizeof(ev->u.device.hcd),
+			    evjson_get_str(o, "hcd"));
+		evjson_copy(ev->u.device.hcd_driver,
+			    sizeof(ev->u.device.hcd_driver),
+			    evjson_get_str(o, "hcd_driver"));
+		evjson_copy(ev->u.device.serial, sizeof(ev->u.device.serial),
+			    evjson_get_str(o, "serial"));
+		evjson_copy(ev->u.device.product, sizeof(ev->u.device.product),
+			    evjson_get_str(o, "product"));
+		return 0;
+	}
+	case EV_MARKER:
+		k = evjson_lookup(evjson_get_str(o, "kind"),
+				  evjson_marker_kinds, 4);
+		if (k < 0)
+			return -EINVAL;
+		ev->u.marker.kind = (enum ev_marker_kind)k;
+		evjson_copy(ev->u.marker.text, sizeof(ev->u.marker.text),
+			    evjson_get_str(o, "text"));
+		return 0;
+	case EV_SAMPLE: {
+		struct json_object *m;
+
+		if (evjson_get_int(o, "read_bytes", &v) && v >= 0)
+			ev->u.sample.read_bytes = (uint64_t)v;
+		if (evjson_get_int(o, "write_bytes", &v) && v >= 0)
+			ev->u.sample.write_bytes = (uint64_t)v;
+		if (evjson_get_int(o, "interval_ms", &v) && v > 0)
+			ev->u.sample.interval_ms = (uint32_t)v;
+		if (json_object_object_get_ex(o, "mbps", &m))
+			ev->u.sample.mbps = json_object_get_double(m);
+		if (json_object_object_get_ex(o, "dip", &m))
+			ev->u.sample.dip = json_object_get_boolean(m);
+		return 0;
+	}
+	case EV_LOST:
+		if (evjson_get_int(o, "count", &v) && v >= 0)
+			ev->u.lost.count = (uint64_t)v;
+		if (evjson_get_int(o, "total", &v) && v >= 0)
+			ev->u.lost.total = (uint64_t)v;
+		evjson_copy(ev->u.lost.why, sizeof(ev->u.lost.why),
+			    evjson_get_str(o, "why"));
+		return 0;
+	case EV_INCIDENT: {
+		struct classify_incident *inc = &ev->u.incident.inc;
+
+		k = evjson_parse_kind(evjson_get_str(o, "kind"));
+		if (k < 0)
+			return -EINVAL;
+		inc->kind = (enum classify_kind)k;
+		inc->t = (double)ev->t_ns / 1e9;
+		inc->clock = KMSG_CLOCK_BOOT;
+		evjson_copy(inc->dev, sizeof(inc->dev), evjson_get_str(o, "dev"));
+		evjson_copy(inc->disk, sizeof(inc->disk),
+			    evjson_get_str(o, "disk"));
+		evjson_copy(inc->line, sizeof(inc->line),
+			    evjson_get_str(o, "line"));
+		evjson_copy(inc->speed, sizeof(inc->speed),
+			    evjson_get_str(o, "speed"));
+		evjson_copy(inc->asc_text, sizeof(inc->asc_text),
+			    evjson_get_str(o, "asc_text"));
+		inc->key = evjson_get_int(o, "key", &v) ? (int)v : -1;
+		inc->key_text = classify_sense_key_text(inc->key);
+		inc->asc = evjson_get_int(o, "asc", &v) ? (int)v : -1;
+		inc->ascq = evjson_get_int(o, "ascq", &v) ? (int)v : -1;
+		inc->sector = evjson_get_int(o, "sector", &v) ? v : -1;
+		inc->code = evjson_get_int(o, "code", &v) ? (int)v : -1;
+		inc->err = evjson_get_int(o, "errno", &v) ? (int)v : -1;
+		inc->devnum = evjson_get_int(o, "devnum", &v) ? (int)v : -1;
+		inc->count = evjson_get_int(o, "count", &v) ? (long)v : -1;
+		inc->chain = evjson_get_int(o, "chain", &v) && v > 0 ?
+			     (unsigned int)v : 0;
+		ev->u.incident.opcode = evjson_get_int(o, "opcode", &v) ?
+					(int)v : -1;
+		ev->u.incident.lba = evjson_get_int(o, "lba", &v) ? v : -1;
+		return 0;
+	}
+	case EV_USBMON:
+	case EV_TYPE_MAX:
+		break;
+	}
+	return -ENOTSUP;
+}
+
+int evjson_parse_event(const char *line, size_t len, struct ev *ev)
+{
+	struct json_tokener *tok;
+	struct json_object *o;
+	int64_t v;
+	int ret, k;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ident.busnum = ev->ident.devnum = -1;
+	if (len > INT32_MAX)
+		return -EINVAL;
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	o = json_tokener_parse_ex(tok, line, (int)len);
+	if (!o && json_tokener_get_error(tok) == json_tokener_continue)
+		o = json_tokener_parse_ex(tok, "", -1);	/* a bare number */
+	json_tokener_free(tok);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return -EINVAL;
+	}
+	ret = -EINVAL;
+	k = evjson_lookup(evjson_get_str(o, "type"), ev_type_names_table(),
+			  EV_TYPE_MAX);
+	if (k <= 0)
+		goto out;
+	ev->type = (enum ev_type)k;
+	k = evjson_lookup(evjson_get_str(o, "source"), ev_source_names_table(),
+			  EV_SRC_MAX);
+	ev->source = k > 0 ? (enum ev_source)k : EV_SRC_RECORDER;
+	if (evjson_get_int(o, "id", &v) && v > 0)
+		ev->id = (uint64_t)v;
+	{
+		struct json_object *t;
+
+		if (!json_object_object_get_ex(o, "t", &t) ||
+		    !(json_object_is_type(t, json_type_double) ||
+		      json_object_is_type(t, json_type_int)) ||
+		    json_object_get_double(t) < 0 ||
+		    json_object_get_double(t) > 1e10)
+			goto out;
+		ev->t_ns = (uint64_t)(json_object_get_double(t) * 1e9 + 0.5);
+	}
+	evjson_copy(ev->ident.disk, sizeof(ev->ident.disk),
+		    evjson_get_str(o, "disk"));
+	evjson_copy(ev->ident.usb, sizeof(ev->ident.usb),
+		    evjson_get_str(o, "usb"));
+	evjson_copy(ev->ident.scsi, sizeof(ev->ident.scsi),
+		    evjson_get_str(o, "scsi"));
+	if (evjson_get_int(o, "bus", &v) && v >= 0 && v < 65536)
+		ev->ident.busnum = (int)v;
+	if (evjson_get_int(o, "devnum", &v) && v >= 0 && v < 65536)
+		ev->ident.devnum = (int)v;
+	ret = evjson_parse_body(o, ev);
+out:
+	json_object_put(o);
+	return ret;
 }

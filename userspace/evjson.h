@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "classify.h"
+#include "event.h"
 
 #define EVJSON_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -20,5 +21,20 @@ const char *evjson_clock_name(enum kmsg_clock clock);
  * details, line.  The caller puts the reference.
  */
 struct json_object *evjson_incident(const struct classify_incident *inc);
+
+/*
+ * One event as the object of one events.jsonl line (docs/formats.md).
+ * The caller puts the reference; NULL when out of memory.
+ */
+struct json_object *evjson_event(const struct ev *ev);
+
+/*
+ * One events.jsonl line back into *ev (zeroed first) for "analyze" over a
+ * recording: the types the classifier and the throughput tracker need
+ * (trace, klog, device, marker, sample, lost; incident as recorded).
+ * Returns 0, -EINVAL for a malformed line, -ENOTSUP for a type it does not
+ * read back (usbmon).  ev owns nothing afterwards (no usbmon data).
+ */
+int evjson_parse_event(const char *line, size_t len, struct ev *ev);
 
 #endif /* USBTRAIL_EVJSON_H */

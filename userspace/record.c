@@ -307,7 +307,8 @@ static pid_t rec_spawn(char **argv, const sigset_t *oldmask, int marker_fd)
 		return pid;
 	sigprocmask(SIG_SETMASK, oldmask, NULL);
 	if (marker_fd >= 0) {
-		snprintf(env, sizeof(env), "/dev/fd/%d", marker_fd);
+		/* /dev/fd is udev's; /proc/self/fd is the kernel's own */
+		snprintf(env, sizeof(env), "/proc/self/fd/%d", marker_fd);
 		setenv("USBTRAIL_TRACE_MARKER", env, 1);
 	}
 	execvp(argv[0], argv);

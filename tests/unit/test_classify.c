@@ -290,8 +290,9 @@ static void test_every_kind(void **state)
 		for (k = 0; k < res.n; k++)
 			seen[res.inc[k].kind]++;
 	}
+	/* dips come from block completions in recordings, never a log */
 	for (k = 0; k < CLASSIFY_KIND_COUNT; k++)
-		if (!seen[k])
+		if (!seen[k] && k != CLASSIFY_DIP)
 			fail_msg("no fixture has a %s incident",
 				 classify_kind_name(k));
 }

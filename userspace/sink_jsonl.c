@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sink_jsonl.c - the recorder's events.jsonl: one JSON object per event
+ * and line (evjson.c; schema in docs/formats.md).
+ *
+ * Lines are gathered in a buffer and written whole, on every tick's worth
+ * of events and at the end, so the file always ends with a complete line:
+ * if a write() fails or falls short (a full disk), the file is cut back to
+ * the last complete line and the error goes to the recorder, which stops.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evjson.h"
+#include "record.h"
+
+#define SINK_JSONL_BUF		(256 * 1024)
+#define SINK_JSONL_FLUSH_NS	200000000ull	/* at most this stale */
+
+struct sink_jsonl {
+	int fd;
+	char *buf;
+	size_t len;
+	off_t good;		/* file size up to the last whole line */
+	uint64_t flushed_ns;
+};
+
+static int sink_jsonl_flush(struct sink_jsonl *j)
+{
+	size_t off = 0;
+	ssize_t n;
+	int ret;
+
+	while (off < j->len) {
+		n = write(j->fd, j->buf + off, j->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -ENOSPC;
+			/* keep the file whole: no half line at its end */
+			if (ftruncate(j->fd, j->good) == 0)
+				lseek(j->fd, j->good, SEEK_SET);
+			j->len = 0;
+			return ret;
+		}
+		off += (size_t)n;
+	}
+	j->good += (off_t)j->len;
+	j->len = 0;
+	return 0;
+}
+
+static int sink_jsonl_event(struct rec_sink *s, const struct ev *ev)
+{
+	struct sink_jsonl *j = s->priv;
+	struct json_object *o = evjson_event(ev);
+	const char *line;
+	size_t n;
+	int ret;
+
+	if (!o)
+		return -ENOMEM;
+	line = json_object_to_json_string_ext(o, EVJSON_FLAGS);
+	n = strlen(line);
+	if (j->len + n + 1 > SINK_JSONL_BUF) {
+		ret = sink_jsonl_flush(j);
+		if (ret) {
+			json_object_put(o);
+			return ret;
+		}
+	}
+	if (n + 1 > SINK_JSONL_BUF) {	/* cannot happen: lines are bounded */
+		json_object_put(o);
+		return -EMSGSIZE;
+	}
+	memcpy(j->buf + j->len, line, n);
+	j->buf[j->len + n] = '\n';
+	j->len += n + 1;
+	json_object_put(o);
+	if (ev->t_ns >= j->flushed_ns + SINK_JSONL_FLUSH_NS ||
+	    ev->type == EV_INCIDENT) {
+		j->flushed_ns = ev->t_ns;
+		return sink_jsonl_flush(j);
+	}
+	return 0;
+}
+
+static int sink_jsonl_close(struct rec_sink *s)
+{
+	struct sink_jsonl *j = s->priv;
+	int ret, ret2;
+
+	if (!j)
+		return 0;
+	ret = sink_jsonl_flush(j);
+	ret2 = close(j->fd) ? -errno : 0;
+	free(j->buf);
+	free(j);
+	s->priv = NULL;
+	return ret ? ret : ret2;
+}
+
+int sink_jsonl_open(struct rec_sink *s, const char *path)
+{
+	struct sink_jsonl *j;
+	int fd;
+
+	/* never over an earlier recording */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	j = calloc(1, sizeof(*j));
+	if (j)
+		j->buf = malloc(SINK_JSONL_BUF);
+	if (!j || !j->buf) {
+		free(j);
+		close(fd);
+		unlink(path);
+		return -ENOMEM;
+	}
+	j->fd = fd;
+	memset(s, 0, sizeof(*s));
+	s->name = "jsonl";
+	s->event = sink_jsonl_event;
+	s->close = sink_jsonl_close;
+	s->priv = j;
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	return 0;
+}
