@@ -16,14 +16,6 @@ int src_tracefs_open(struct rec_source *s, struct rec *r)
 	return -ENOSYS;
 }
 
-int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload)
-{
-	(void)s;
-	(void)r;
-	(void)payload;
-	return -ENOSYS;
-}
-
 int src_evdev_open(struct rec_source *s, struct rec *r, int code,
 		   const char *device)
 {
@@ -31,15 +23,6 @@ int src_evdev_open(struct rec_source *s, struct rec *r, int code,
 	(void)r;
 	(void)code;
 	(void)device;
-	return -ENOSYS;
-}
-
-int sink_pcapng_open(struct rec_sink *s, const char *path,
-		     const struct ev_clock *clock)
-{
-	(void)s;
-	(void)path;
-	(void)clock;
 	return -ENOSYS;
 }
 

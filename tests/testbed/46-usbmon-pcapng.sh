@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# usbmon capture into capture.pcapng: on the host, tshark reads the file
+# the guest recorded during a write that hit medium-not-present, and shows
+# the UAS disk's URBs and the kernel's error lines (journal export
+# entries) on one timeline, payload capped at --payload.
+. "$(dirname "$0")/lib.sh"
+
+command -v tshark >/dev/null || skip "no tshark (tools/deps.sh installs it)"
+rm -f "$out/capture.pcapng"
+tb --devices uas --fault medium-not-present@10240 --timeout 240 -- \
+	sh /tests/usbmon-pcapng.sh >"$out/stdout.txt" 2>&1 ||
+	fail "guest command failed"
+
+cap=$out/capture.pcapng
+expect "$out/stdout.txt" 'dd exit [1-9]'
+expect "$out/stdout.txt" 'recorder exit 0'
+expect "$out/stdout.txt" 'usbmon events [1-9][0-9]* lost 0 malformed 0'
+[ -s "$cap" ] || fail "no capture.pcapng"
+read -r bus dev <"$out/uas-dev.txt"
+disk=$(cat "$out/disk.txt")
+
+# tshark reads all of it without a complaint
+tshark -r "$cap" >"$out/tshark.txt" 2>"$out/tshark.err" ||
+	fail "tshark -r failed: $(tail -n 3 "$out/tshark.err")"
+grep -v 'Running as user' "$out/tshark.err" | grep -q . &&
+	fail "tshark warned: $(head -n 3 "$out/tshark.err")"
+echo "ok: tshark read $(wc -l <"$out/tshark.txt") frames"
+
+# one line per frame: number, time, protocol, bus, device, caplen, message
+tshark -r "$cap" -T fields -E separator='|' -e frame.number \
+	-e frame.time_epoch -e frame.protocols -e usb.bus_id \
+	-e usb.device_address -e frame.cap_len -e systemd_journal.message \
+	>"$out/frames.txt" 2>/dev/null || fail "tshark -T fields failed"
+
+# URBs of the UAS disk (bulk, its bus and device)
+n=$(awk -F'|' -v b="$bus" -v d="$dev" '$3 ~ /^usb/ && $4 == b && $5 == d' \
+	"$out/frames.txt" | wc -l)
+[ "$n" -ge 20 ] || fail "only $n USB frames for device $bus:$dev"
+echo "ok: $n USB frames for the disk at $bus:$dev"
+tshark -r "$cap" -Y "usb.bus_id == $bus && usb.device_address == $dev && usb.transfer_type == 0x03" \
+	2>/dev/null | grep -q URB_BULK || fail "no bulk URBs of $bus:$dev"
+echo "ok: bulk URBs of $bus:$dev"
+
+# --payload 64: no packet carries more than the header and 64 bytes
+big=$(awk -F'|' '$3 ~ /^usb/ && $6 > 128' "$out/frames.txt" | wc -l)
+[ "$big" -eq 0 ] || fail "$big USB frames over 64+64 bytes"
+echo "ok: USB frames capped at 128 bytes"
+
+# the kernel lines as journal export entries, the error among them
+expect "$out/frames.txt" '\|systemd_journal\|.*usbtrail-test: before the write'
+expect "$out/frames.txt" "\|systemd_journal\|.*I/O error, dev $disk, sector 10240"
+expect "$out/frames.txt" '\|systemd_journal\|.*Medium not present'
+# the recorder's incident, as its own entry
+expect "$out/frames.txt" '\|systemd_journal\|.*usbtrail: sense 02/3a/00'
+tshark -r "$cap" -Y 'systemd_journal.transport == "kernel"' 2>/dev/null |
+	grep -q 'I/O error' || fail "no _TRANSPORT=kernel entry for the error"
+echo "ok: kernel lines are _TRANSPORT=kernel entries"
+
+# one timeline: times never go back; URBs of the disk before and after
+# the error line
+awk -F'|' 'NR > 1 && $2 < prev { print "back at frame " $1; exit 1 }
+	{ prev = $2 }' "$out/frames.txt" || fail "frames out of time order"
+echo "ok: frames in time order"
+expect_order "$out/frames.txt" \
+	'usbtrail-test: before the write' \
+	"^[0-9]+\|[0-9.]+\|usb[^|]*\|$bus\|$dev\|" \
+	"I/O error, dev $disk, sector 10240" \
+	"^[0-9]+\|[0-9.]+\|usb[^|]*\|$bus\|$dev\|" \
+	'usbtrail-test: after the write'
