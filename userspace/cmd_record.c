@@ -59,6 +59,7 @@ struct cmd_record_opts {
 	const char *output_dir;
 	uint64_t duration_s;		/* 0: until COMMAND exits or SIGINT */
 	uint64_t payload;
+	bool payload_set;		/* --payload given: bytes kept on purpose */
 	bool pcap;
 	unsigned int source;		/* enum cmd_record_source */
 	int marker_code;		/* EV_KEY code, -1: no marker key */
@@ -223,6 +224,7 @@ static int cmd_record_parse(int argc, char **argv,
 					     CMD_RECORD_MAX_PAYLOAD,
 					     &opts->payload))
 				return CLI_EXIT_USAGE;
+			opts->payload_set = true;
 			break;
 		case CMD_RECORD_OPT_NO_PCAP:
 			opts->pcap = false;
@@ -343,6 +345,11 @@ static struct json_object *cmd_record_meta(struct cmd_record_ctx *x,
 			       json_object_new_int64(clk->boot_to_real_ns));
 	json_object_object_add(o, "monotonic_to_boot_ns",
 			       json_object_new_int64(clk->mono_to_boot_ns));
+	/* the report's bundle keeps URB data only if asked for on purpose */
+	json_object_object_add(o, "payload", json_object_new_int64(
+		x->opts->pcap ? (int64_t)x->opts->payload : 0));
+	json_object_object_add(o, "payload_set", json_object_new_boolean(
+		x->opts->payload_set));
 	json_object_object_add(o, "started", json_object_new_int64(x->started));
 	snprintf(buf, sizeof(buf), "%.9f", (double)x->started_boot / 1e9);
 	json_object_object_add(o, "started_t", json_object_new_double_s(
