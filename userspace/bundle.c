@@ -372,9 +372,6 @@ static int bundle_prepare_capture(struct bundle_ctx *c)
 
 			b->epb = true;
 			b->t_ns = e.ts - c->r->boot_to_real_ns;
-			b->text_off = c->text.len;
-			bundle_epb_text(c, &e, b->t_ns);
-			b->text_len = c->text.len - b->text_off;
 			/* the header (and ISO descriptors) only */
 			if (!c->r->payload_set && keep > USBMON_HDR_SIZE) {
 				uint32_t ndesc;
@@ -386,6 +383,11 @@ static int bundle_prepare_capture(struct bundle_ctx *c)
 				    USBMON_ISODESC_SIZE <= e.caplen)
 					keep += ndesc * USBMON_ISODESC_SIZE;
 			}
+			/* the text shows what the capture keeps, no more */
+			b->text_off = c->text.len;
+			e.caplen = keep;
+			bundle_epb_text(c, &e, b->t_ns);
+			b->text_len = c->text.len - b->text_off;
 			if (!rd.swapped)
 				err = pcapng_put_epb(&out, e.if_id, e.ts, e.data,
 						     keep, e.origlen);

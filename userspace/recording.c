@@ -390,8 +390,9 @@ int recording_finish(struct recording *r)
 {
 	size_t i, n = 0;
 
-	qsort(r->samples, r->nsamples, sizeof(*r->samples),
-	      recording_cmp_sample);
+	if (r->nsamples)
+		qsort(r->samples, r->nsamples, sizeof(*r->samples),
+		      recording_cmp_sample);
 	for (i = 0; i < r->ndisks; i++) {
 		r->disks[i].nsamples = 0;
 		r->disks[i].max_mbps = 0;
@@ -424,7 +425,8 @@ int recording_finish(struct recording *r)
 			recording_stress_marker(r, &r->evs[i]);
 	}
 	r->nindex = n;
-	qsort(r->index, n, sizeof(*r->index), recording_cmp_idx);
+	if (n)
+		qsort(r->index, n, sizeof(*r->index), recording_cmp_idx);
 	r->finished = true;
 	return 0;
 }

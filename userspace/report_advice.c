@@ -350,7 +350,8 @@ size_t *report_incidents(const struct recording *r, size_t *n)
 			idx[k++] = i;
 	/* qsort has no context argument; the writers are single-threaded */
 	report_sort_rec = r;
-	qsort(idx, k, sizeof(*idx), report_cmp_inc);
+	if (k)
+		qsort(idx, k, sizeof(*idx), report_cmp_inc);
 	report_sort_rec = NULL;
 	*n = k;
 	return idx;
