@@ -100,7 +100,7 @@ static const char *report_html_colour(enum classify_kind k)
 #define PLOT_H		240.0
 #define PLOT_L		56.0	/* left margin: the MB/s axis */
 #define PLOT_R		12.0
-#define PLOT_T		22.0	/* top: incident numbers */
+#define PLOT_T		44.0	/* top: incident numbers, 3 rows */
 #define PLOT_B		30.0	/* bottom: the time axis */
 
 struct report_html_axis {
@@ -210,6 +210,7 @@ static void report_html_marks(FILE *f, const struct recording *r,
 			      const size_t *idx, size_t n, const char *disk,
 			      const struct report_html_axis *a)
 {
+	double last[3] = { -1e9, -1e9, -1e9 };	/* label x per row */
 	char sum[600];
 	size_t i;
 
@@ -217,22 +218,31 @@ static void report_html_marks(FILE *f, const struct recording *r,
 		const struct ev *ev = &r->evs[idx[i]];
 		enum classify_kind k = ev->u.incident.inc.kind;
 		double x = report_html_x(a, report_rel(r, ev->t_ns));
+		int row;
 
 		if (disk && ev->ident.disk[0] && strcmp(ev->ident.disk, disk))
 			continue;
+		/* numbers of close marks go to the next row up, or none */
+		for (row = 0; row < 3; row++)
+			if (x - last[row] >= 16)
+				break;
 		ev_incident_summary(ev, sum, sizeof(sum));
 		fprintf(f, "<g class='mark'><title>#%zu +%.3f s ", i + 1,
 			report_rel(r, ev->t_ns));
 		report_html_esc(f, sum);
 		fprintf(f, "</title><line x1='%.1f' y1='%.1f' x2='%.1f' "
 			"y2='%.1f' stroke='%s' stroke-width='1.5' "
-			"stroke-dasharray='%s'/><text x='%.1f' y='%.1f' "
-			"font-size='10' fill='%s' text-anchor='middle'>%zu"
-			"</text></g>\n", x, PLOT_T, x, PLOT_H - PLOT_B,
+			"stroke-dasharray='%s'/>", x, PLOT_T, x, PLOT_H - PLOT_B,
 			report_html_colour(k),
-			k == CLASSIFY_ABORT ? "2,2" : "none", x,
-			PLOT_T - 6 - (double)(i % 2) * 0, report_html_colour(k),
-			i + 1);
+			k == CLASSIFY_ABORT ? "2,2" : "none");
+		if (row < 3) {
+			fprintf(f, "<text x='%.1f' y='%.1f' font-size='10' "
+				"fill='%s' text-anchor='middle'>%zu</text>",
+				x, PLOT_T - 4 - 12.0 * row,
+				report_html_colour(k), i + 1);
+			last[row] = x;
+		}
+		fputs("</g>\n", f);
 	}
 }
 
