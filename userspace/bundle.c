@@ -24,9 +24,11 @@
 
 #include "bundle.h"
 #include "evjson.h"
+#include "lsusb.h"
 #include "pcapng.h"
 #include "report.h"
 #include "tar.h"
+#include "usbdesc.h"
 #include "usbmon.h"
 
 #define BUNDLE_TOP		"usbtrail-bundle/"
@@ -551,6 +553,67 @@ static void bundle_json_member(struct bundle_ctx *c, struct bundle_str *b,
 	bundle_putn(b, "\n", 1);
 }
 
+/* meta.json "descriptors" (recorded from sysfs), lsusb -v style */
+static void bundle_descriptors(struct bundle_ctx *c, struct bundle_str *b)
+{
+	struct json_object *o;
+	struct usbdesc_device *d;
+
+	if (!c->r->meta ||
+	    !json_object_object_get_ex(c->r->meta, "descriptors", &o) ||
+	    !json_object_is_type(o, json_type_object)) {
+		bundle_printf(b, "\n# The recording has no raw descriptors "
+			      "(made by an older usbtrail record); lsusb -v -d "
+			      "VID:PID on the machine gives them.\n");
+		return;
+	}
+	d = malloc(sizeof(*d));
+	if (!d) {
+		b->oom = true;
+		return;
+	}
+	json_object_object_foreach(o, usb, v) {
+		const char *hex = json_object_get_string(v);
+		size_t n = hex ? strlen(hex) / 2 : 0, i;
+		bool ss = false;
+		uint8_t *raw;
+		char *text = NULL;
+		size_t tlen = 0;
+		FILE *f;
+
+		bundle_printf(b, "\n# Descriptors of usb %s as sysfs had them "
+			      "when recording began (lsusb -v layout)\n", usb);
+		raw = malloc(n + 1);
+		if (!raw) {
+			b->oom = true;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			unsigned int x;
+
+			if (sscanf(hex + 2 * i, "%2x", &x) != 1)
+				break;
+			raw[i] = (uint8_t)x;
+		}
+		for (i = 0; i < c->r->ndisks; i++)
+			if (!strcmp(c->r->disks[i].usb, usb))
+				ss = c->r->disks[i].device.speed_mbps >= 5000;
+		if (usbdesc_parse_sysfs(raw, n, d) < 0) {
+			bundle_printf(b, "(malformed: %zu bytes)\n", n);
+		} else {
+			f = open_memstream(&text, &tlen);
+			if (f) {
+				lsusb_print(f, d, ss);
+				fclose(f);
+				bundle_putn(b, text, tlen);
+			}
+			free(text);
+		}
+		free(raw);
+	}
+	free(d);
+}
+
 static void bundle_devices(struct bundle_ctx *c, struct bundle_str *b)
 {
 	const struct recording *r = c->r;
@@ -558,9 +621,7 @@ static void bundle_devices(struct bundle_ctx *c, struct bundle_str *b)
 	char serial[80];
 
 	bundle_printf(b, "# USB disks of the recording (its device events), "
-		      "in the manner of lsusb.\n# The recording does not keep "
-		      "raw descriptors; lsusb -v -d VID:PID on the machine "
-		      "gives them.\n");
+		      "in the manner of lsusb.\n");
 	for (i = 0; i < r->ndisks; i++) {
 		const struct recording_disk *d = &r->disks[i];
 		const struct ev_device *dv = &d->device;
@@ -579,6 +640,7 @@ static void bundle_devices(struct bundle_ctx *c, struct bundle_str *b)
 			      serial[0] ? serial : "(none)", dv->hcd,
 			      dv->hcd_driver);
 	}
+	bundle_descriptors(c, b);
 	bundle_printf(b, "\n# The 'usbtrail uas' verdicts when recording "
 		      "began (uas-verdicts.json has them whole):\n");
 	bundle_json_member(c, b, "uas");
