@@ -83,8 +83,27 @@ grep -Eq ' = [0-9a-f]{8}' "$b/usbmon-1u.txt" &&
 echo "ok: no URB data"
 
 # 2. a small limit: the capture and the trace records are cut around
-# the incidents, and the bundle fits
-[ "$size" -gt 65536 ] || fail "the full bundle ($size) fits 64 KiB: no test"
+# the incidents, and the bundle fits.  The trimmed fixture is small, so
+# trace records 60 s after the last incident are added, each with 100
+# random bytes in its text (incompressible), to go over 64 KiB.
+python3 - "$rec/events.jsonl" <<'PY'
+import json, random, sys
+random.seed(5)
+lines = open(sys.argv[1]).read().splitlines()
+tr = next(json.loads(l) for l in lines if '"rec":"xhci-transfer"' in l)
+last = max(json.loads(l)["t"] for l in lines)
+with open(sys.argv[1], "a") as f:
+    for i in range(1500):
+        tr["id"] = 10**6 + i
+        tr["t"] = round(last + 60 + i / 100, 9)
+        tr["text"] = random.getrandbits(800).to_bytes(100, "big").hex()
+        f.write(json.dumps(tr, separators=(",", ":")) + "\n")
+PY
+bundle padded
+check "exit status" "$rc" 0
+size=$(stat -c %s "$work/padded.tar.gz")
+[ "$size" -gt 65536 ] || fail "the padded bundle ($size) fits 64 KiB: no test"
+full_usb=$(capture_ok "$work/padded/usbtrail-bundle")
 bundle small --max-size 64K
 check "exit status" "$rc" 0
 b=$work/small/usbtrail-bundle
@@ -93,10 +112,12 @@ size=$(stat -c %s "$work/small.tar.gz")
 grep -q 'kept within .* s of an incident only\|no capture packets' \
 	"$b/README.txt" || fail "README does not say how it was cut"
 small_usb=$(capture_ok "$b")
-[ "$small_usb" -lt "$full_usb" ] ||
-	fail "the capture was not cut ($small_usb of $full_usb packets)"
+[ "$small_usb" -le "$full_usb" ] ||
+	fail "the capture grew ($small_usb of $full_usb packets)"
 check "incidents kept" "$(grep -c '"type":"incident"' "$b/events.jsonl")" 14
 check "kernel lines kept" "$(grep -c '"type":"klog"' "$b/events.jsonl")" 25
+grep -q '"id":1000000,' "$b/events.jsonl" &&
+	fail "trace records 60 s after the last incident were kept"
 echo "ok: $size bytes: $small_usb of $full_usb USB packets; $(grep -c . \
 	"$b/events.jsonl") of $(wc -l <"$rec/events.jsonl") events"
 

@@ -18,9 +18,11 @@
 #include <cmocka.h>
 
 #include "bundle.h"
+#include "lsusb.h"
 #include "recording.h"
 #include "report.h"
 #include "tar.h"
+#include "usbdesc.h"
 
 #define FIXTURE "../tests/fixtures/recordings/uas-medium-stall"
 /* sha256("usbtrail-uas"), first 8 bytes (python3 hashlib) */
@@ -51,12 +53,12 @@ static void test_fixture_counts(void **state)
 
 	assert_true(r->meta != NULL);
 	assert_int_equal(r->malformed, 0);
-	assert_int_equal(r->lines, 1044);
+	assert_int_equal(r->lines, 860);
 	assert_int_equal(r->count[EV_INCIDENT], 14);
 	assert_int_equal(r->count[EV_KLOG], 25);
-	assert_int_equal(r->count[EV_SAMPLE], 222);
-	assert_int_equal(r->usbmon, 228);
-	assert_int_equal(r->nsamples, 222);
+	assert_int_equal(r->count[EV_SAMPLE], 228);
+	assert_int_equal(r->usbmon, 155);
+	assert_int_equal(r->nsamples, 228);
 	assert_int_equal(r->ndisks, 1);
 	assert_string_equal(r->disks[0].disk, "sda");
 	assert_string_equal(r->disks[0].usb, "2-1");
@@ -65,8 +67,9 @@ static void test_fixture_counts(void **state)
 	assert_int_equal(r->disks[0].device.pid, 0x0003);
 	assert_string_equal(r->disks[0].device.driver, "uas");
 	assert_string_equal(r->disks[0].device.serial, "usbtrail-uas");
-	assert_int_equal(r->disks[0].nsamples, 222);
-	/* recorded before meta.json said payload_set */
+	assert_int_equal(r->disks[0].nsamples, 228);
+	/* --payload at its default, not given on purpose */
+	assert_int_equal(r->payload, 64);
 	assert_false(r->payload_set);
 	assert_string_equal(recording_meta_str(r, "kernel", "release"),
 			    "6.1.0-57-amd64");
@@ -82,8 +85,8 @@ static void test_fixture_stress(void **state)
 	assert_true(r->stress[0].write);
 	assert_true(r->stress[0].ended);
 	assert_int_equal(r->stress[0].errors, 1);
-	assert_int_equal(r->stress[0].bytes, 125829120);
-	assert_float_equal(r->stress[0].secs, 20.367, 1e-9);
+	assert_int_equal(r->stress[0].bytes, 226492416);
+	assert_float_equal(r->stress[0].secs, 20.510, 1e-9);
 	assert_false(r->stress[1].write);
 	assert_int_equal(r->stress[1].block, 1048576);
 	assert_int_equal(r->stress[1].qd, 4);
@@ -157,9 +160,50 @@ static void test_fixture_endpoints(void **state)
 		total += r->eps[i].total;
 		stopped += r->eps[i].cc[26];
 	}
-	assert_int_equal(total, 159);	/* grep -c "\"rec\":\"xhci-transfer\"" */
+	assert_int_equal(total, 169);	/* grep -c "\"rec\":\"xhci-transfer\"" */
 	/* the aborts cancel transfers: Stopped */
 	assert_true(stopped > 0);
+}
+
+/* meta.json "descriptors": QEMU's usb-uas as sysfs had it, lsusb -v style */
+static void test_fixture_descriptors(void **state)
+{
+	struct recording *r = *state;
+	struct json_object *o, *v;
+	struct usbdesc_device *d = malloc(sizeof(*d));
+	uint8_t raw[4096];
+	char *text = NULL;
+	size_t len = 0, n, i;
+	const char *hex;
+	FILE *f;
+
+	assert_non_null(d);
+	assert_true(json_object_object_get_ex(r->meta, "descriptors", &o));
+	assert_true(json_object_object_get_ex(o, "2-1", &v));
+	hex = json_object_get_string(v);
+	n = strlen(hex) / 2;
+	assert_true(n > 18 && n <= sizeof(raw));
+	for (i = 0; i < n; i++) {
+		unsigned int x;
+
+		assert_int_equal(sscanf(hex + 2 * i, "%2x", &x), 1);
+		raw[i] = (uint8_t)x;
+	}
+	assert_true(usbdesc_parse_sysfs(raw, n, d) >= 0);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	lsusb_print(f, d, true);
+	fclose(f);
+	assert_non_null(strstr(text, "  idVendor           0x46f4\n"));
+	assert_non_null(strstr(text, "  idProduct          0x0003\n"));
+	assert_non_null(strstr(text, "bInterfaceClass         8 Mass Storage"));
+	assert_non_null(strstr(text, "bInterfaceProtocol     98 (UAS)"));
+	assert_non_null(strstr(text, "Command pipe (0x01)"));
+	assert_non_null(strstr(text, "Status pipe (0x02)"));
+	assert_non_null(strstr(text, "Transfer Type            Bulk"));
+	assert_non_null(strstr(text, "MaxStreams"));
+	free(text);
+	free(d);
 }
 
 static void test_cc_names(void **state)
@@ -200,9 +244,8 @@ static void test_fixture_text(void **state)
 	assert_non_null(strstr(s, "== Incidents (14)"));
 	assert_non_null(strstr(s, "02/3a/00 Not Ready: Medium not present"));
 	assert_non_null(strstr(s, "SEQ1M Q4T1"));
-	/* 125829120 bytes in 1.694 s and in 20.367 s */
-	assert_non_null(strstr(s, "74.28"));
-	assert_non_null(strstr(s, "6.18"));
+	/* 226492416 bytes read in 2.149 s, written in 20.510 s */
+	assert_non_null(strstr(s, "SEQ1M Q4T1             105.39        11.04"));
 	assert_non_null(strstr(s, "usb-storage.quirks=46f4:0003:u (sda)"));
 	assert_non_null(strstr(s, "Short Packet"));
 	assert_non_null(strstr(s, SERIAL_HASH));
@@ -378,6 +421,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fixture_text,
 						load_fixture, free_fixture),
 		cmocka_unit_test_setup_teardown(test_fixture_html,
+						load_fixture, free_fixture),
+		cmocka_unit_test_setup_teardown(test_fixture_descriptors,
 						load_fixture, free_fixture),
 		cmocka_unit_test(test_cc_names),
 		cmocka_unit_test(test_html_escapes),
