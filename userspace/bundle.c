@@ -94,20 +94,29 @@ int bundle_scrub(const char *text, size_t len, const char *const *serials,
 
 	bundle_putn(&b, "", 0);
 	while (i < len) {
+		/* the nearest occurrence of any serial from i on */
+		const char *best = NULL;
+		unsigned int bk = 0;
+
 		for (k = 0; k < n; k++) {
 			size_t sl = strlen(serials[k]);
+			const char *p = sl ? memmem(text + i, len - i,
+						    serials[k], sl) : NULL;
 
-			if (sl && sl <= len - i &&
-			    !memcmp(text + i, serials[k], sl)) {
-				report_serial(serials[k], false, hash,
-					      sizeof(hash));
-				bundle_putn(&b, hash, strlen(hash));
-				i += sl;
-				break;
+			if (p && (!best || p < best ||
+				  (p == best && sl > strlen(serials[bk])))) {
+				best = p;
+				bk = k;
 			}
 		}
-		if (k == n)
-			bundle_putn(&b, text + i++, 1);
+		if (!best) {
+			bundle_putn(&b, text + i, len - i);
+			break;
+		}
+		bundle_putn(&b, text + i, (size_t)(best - (text + i)));
+		report_serial(serials[bk], false, hash, sizeof(hash));
+		bundle_putn(&b, hash, strlen(hash));
+		i = (size_t)(best - text) + strlen(serials[bk]);
 	}
 	if (b.oom) {
 		free(b.s);
@@ -752,7 +761,7 @@ static int bundle_gzip(const struct tar_buf *t, uint8_t **out, size_t *len)
 	int ret;
 
 	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9,
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
 		return -ENOMEM;
 	cap = deflateBound(&z, t->len) + 64;
@@ -846,18 +855,49 @@ static int bundle_build(struct bundle_ctx *c, double w, const char *trim,
 	return tar_finish(t);
 }
 
-static int bundle_save(const char *path, const uint8_t *data, size_t len)
+/* one bundle at window w (seconds; -1 all, 0 none), compressed, in *gz */
+static int bundle_attempt(struct bundle_ctx *c, double w,
+			  struct bundle_result *res, uint8_t **gz,
+			  size_t *gzlen)
 {
-	char tmp[4200];
-	size_t off = 0;
+	struct tar_buf t = { 0 };
+	int err;
+
+	if (w < 0)
+		res->trimmed[0] = '\0';
+	else if (w > 0)
+		snprintf(res->trimmed, sizeof(res->trimmed), "capture packets "
+			 "and trace records kept within %g s of an incident "
+			 "only", w);
+	else
+		snprintf(res->trimmed, sizeof(res->trimmed), "no capture "
+			 "packets and no trace records kept (kernel lines, "
+			 "incidents and samples only)");
+	*gz = NULL;
+	err = bundle_build(c, w, res->trimmed, &t);
+	if (!err)
+		err = bundle_gzip(&t, gz, gzlen);
+	tar_free(&t);
+	return err;
+}
+
+static int bundle_save(const struct bundle_opts *o, const uint8_t *data,
+		       size_t len)
+{
+	char local[4200], *tmp = o->tmp ? o->tmp : local;
+	size_t tmplen = o->tmp ? o->tmplen : sizeof(local), off = 0;
 	int fd, err = 0;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
-	    sizeof(tmp))
+	if ((size_t)snprintf(tmp, tmplen, "%s.tmp.XXXXXX", o->path) >= tmplen) {
+		tmp[0] = '\0';
 		return -ENAMETOOLONG;
+	}
 	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		err = -errno;
+		tmp[0] = '\0';
+		return err;
+	}
 	fchmod(fd, 0644);
 	while (off < len) {
 		ssize_t n = write(fd, data + off, len - off);
@@ -874,10 +914,11 @@ static int bundle_save(const char *path, const uint8_t *data, size_t len)
 		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
-	if (!err && rename(tmp, path) < 0)
+	if (!err && rename(tmp, o->path) < 0)
 		err = -errno;
 	if (err)
 		unlink(tmp);
+	tmp[0] = '\0';
 	return err;
 }
 
@@ -899,23 +940,14 @@ int bundle_write(const struct recording *r, const struct bundle_opts *o,
 					  0 };
 	struct bundle_ctx c = { .r = r, .o = o };
 	uint8_t *gz = NULL;
-	size_t gzlen = 0, i, w;
+	uint8_t *best = NULL;
+	size_t gzlen = 0, bestlen = 0, w, nw, lo, hi;
+	char trimmed[sizeof(res->trimmed)];
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	c.mtime = (uint64_t)time(NULL);
-	for (i = 0; i < r->nevs && c.nserials < BUNDLE_SERIALS_MAX; i++) {
-		const char *s = r->evs[i].u.device.serial;
-		unsigned int k;
-
-		if (r->evs[i].type != EV_DEVICE || !s[0])
-			continue;
-		for (k = 0; k < c.nserials; k++)
-			if (!strcmp(c.serials[k], s))
-				break;
-		if (k == c.nserials)
-			c.serials[c.nserials++] = s;
-	}
+	c.nserials = recording_serials(r, c.serials, BUNDLE_SERIALS_MAX);
 	err = bundle_prepare_windows(&c);
 	if (!err) {
 		snprintf(res->error, sizeof(res->error), "events.jsonl");
@@ -928,30 +960,45 @@ int bundle_write(const struct recording *r, const struct bundle_opts *o,
 	if (err)
 		goto out;
 	res->error[0] = '\0';
-	for (w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
-		struct tar_buf t = { 0 };
-
-		if (windows[w] < 0)
-			res->trimmed[0] = '\0';
-		else if (windows[w] > 0)
-			snprintf(res->trimmed, sizeof(res->trimmed),
-				 "capture packets and trace records kept within "
-				 "%g s of an incident only", windows[w]);
-		else
-			snprintf(res->trimmed, sizeof(res->trimmed),
-				 "no capture packets and no trace records kept "
-				 "(kernel lines, incidents and samples only)");
-		err = bundle_build(&c, windows[w], res->trimmed, &t);
-		free(gz);
-		gz = NULL;
-		if (!err)
-			err = bundle_gzip(&t, &gz, &gzlen);
-		tar_free(&t);
-		if (err)
-			goto out;
-		if (gzlen <= o->max_size)
-			break;
+	/*
+	 * The smallest form first: if even that does not fit, say so at
+	 * once.  Otherwise the widest window that fits: sizes shrink as the
+	 * window narrows, so a binary search over the windows finds it in a
+	 * few attempts.  best holds the bundle of window hi, which fits.
+	 */
+	nw = sizeof(windows) / sizeof(windows[0]);
+	hi = nw - 1;
+	err = bundle_attempt(&c, windows[hi], res, &best, &bestlen);
+	if (err)
+		goto out;
+	gz = best;
+	gzlen = bestlen;
+	if (bestlen <= o->max_size) {
+		snprintf(trimmed, sizeof(trimmed), "%s", res->trimmed);
+		lo = 0;
+		while (lo < hi) {
+			w = (lo + hi) / 2;
+			err = bundle_attempt(&c, windows[w], res, &gz, &gzlen);
+			if (err)
+				goto out;
+			if (gzlen <= o->max_size) {
+				free(best);
+				best = gz;
+				bestlen = gzlen;
+				snprintf(trimmed, sizeof(trimmed), "%s",
+					 res->trimmed);
+				hi = w;
+			} else {
+				free(gz);
+				lo = w + 1;
+			}
+			gz = NULL;
+		}
+		gz = best;
+		gzlen = bestlen;
+		snprintf(res->trimmed, sizeof(res->trimmed), "%s", trimmed);
 	}
+	best = NULL;
 	if (gzlen > o->max_size) {
 		snprintf(res->error, sizeof(res->error), "%zu bytes even with "
 			 "%s, over --max-size %" PRIu64, gzlen, res->trimmed,
@@ -959,13 +1006,14 @@ int bundle_write(const struct recording *r, const struct bundle_opts *o,
 		err = -EFBIG;
 		goto out;
 	}
-	err = bundle_save(o->path, gz, gzlen);
+	err = bundle_save(o, gz, gzlen);
 	if (err)
 		snprintf(res->error, sizeof(res->error), "writing %s", o->path);
 	else
 		res->size = gzlen;
 out:
 	free(gz);
+	free(best);
 	bundle_ctx_free(&c);
 	return err;
 }

@@ -22,6 +22,12 @@ struct bundle_opts {
 	bool keep_serials;
 	const char *report_txt;		/* written before; put in, or NULL */
 	const char *report_html;
+	/*
+	 * If set, holds the temporary file's name while it exists ("" else),
+	 * so a signal handler of the caller can remove it.
+	 */
+	char *tmp;
+	size_t tmplen;
 };
 
 struct bundle_result {

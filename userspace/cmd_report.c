@@ -140,44 +140,75 @@ static void cmd_report_signal(int sig)
 typedef int (*cmd_report_writer)(FILE *f, const struct recording *r,
 				 const struct report_opts *o);
 
-/* PATH written whole through a temporary file in its directory */
+#define CMD_REPORT_SERIALS_MAX	64
+
+/*
+ * PATH written whole through a temporary file in its directory: the
+ * writer's output in memory first, serials hashed in all of it (kernel
+ * lines quote them too) unless kept, then written out.
+ */
 static int cmd_report_write(const char *path, cmd_report_writer w,
 			    const struct recording *r,
 			    const struct report_opts *o)
 {
+	const char *serials[CMD_REPORT_SERIALS_MAX];
+	char *text = NULL, *out = NULL;
+	size_t len = 0, outlen, off = 0;
+	unsigned int nserials;
 	FILE *f;
 	int fd, err;
 
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -errno;
+	err = w(f, r, o);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(text);
+		return err;
+	}
+	nserials = o->keep_serials ? 0 :
+		   recording_serials(r, serials, CMD_REPORT_SERIALS_MAX);
+	if (nserials) {
+		err = bundle_scrub(text, len, serials, nserials, &out, &outlen);
+		free(text);
+		if (err)
+			return err;
+		text = out;
+		len = outlen;
+	}
 	if ((size_t)snprintf(cmd_report_tmp, sizeof(cmd_report_tmp),
-			     "%s.tmp.XXXXXX", path) >= sizeof(cmd_report_tmp))
+			     "%s.tmp.XXXXXX", path) >= sizeof(cmd_report_tmp)) {
+		free(text);
 		return -ENAMETOOLONG;
+	}
 	fd = mkstemp(cmd_report_tmp);
 	if (fd < 0) {
+		err = -errno;
 		cmd_report_tmp[0] = '\0';
-		return -errno;
+		free(text);
+		return err;
 	}
 	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto err_unlink;
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -ENOSPC;
+			break;
+		}
+		off += (size_t)n;
 	}
-	err = w(f, r, o);
-	if (fflush(f) || ferror(f))
-		err = err ? err : -errno ? -errno : -EIO;
-	if (fclose(f) && !err)
+	free(text);
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(cmd_report_tmp, path) < 0)
 		err = -errno;
 	if (err)
-		goto err_unlink;
-	if (rename(cmd_report_tmp, path) < 0) {
-		err = -errno;
-		goto err_unlink;
-	}
-	cmd_report_tmp[0] = '\0';
-	return 0;
-err_unlink:
-	unlink(cmd_report_tmp);
+		unlink(cmd_report_tmp);
 	cmd_report_tmp[0] = '\0';
 	return err;
 }
@@ -255,6 +286,8 @@ int cmd_report_main(int argc, char **argv)
 			.keep_serials = opts.keep_serials,
 			.report_txt = txt,
 			.report_html = html,
+			.tmp = cmd_report_tmp,
+			.tmplen = sizeof(cmd_report_tmp),
 		};
 
 		ret = bundle_write(&rec, &bo, &br);

@@ -108,6 +108,26 @@ static int recording_grow(void **p, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
+unsigned int recording_serials(const struct recording *r, const char **out,
+			       unsigned int max)
+{
+	unsigned int n = 0, k;
+	size_t i;
+
+	for (i = 0; i < r->nevs && n < max; i++) {
+		const char *s = r->evs[i].u.device.serial;
+
+		if (r->evs[i].type != EV_DEVICE || !s[0])
+			continue;
+		for (k = 0; k < n; k++)
+			if (!strcmp(out[k], s))
+				break;
+		if (k == n)
+			out[n++] = s;
+	}
+	return n;
+}
+
 int recording_disk_find(const struct recording *r, const char *disk)
 {
 	unsigned int i;

@@ -154,6 +154,13 @@ int recording_find(const struct recording *r, uint64_t id,
 int recording_describe(const struct recording *r, uint64_t id, char *buf,
 		       size_t len, uint64_t *t_ns);
 
+/*
+ * The distinct non-empty serial numbers of the device events, at most
+ * max, into out (pointing into r).  Returns how many.
+ */
+unsigned int recording_serials(const struct recording *r, const char **out,
+			       unsigned int max);
+
 /* The index of DISK in r->disks, or -1. */
 int recording_disk_find(const struct recording *r, const char *disk);
 
