@@ -1,22 +1,31 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # usbmon capture into capture.pcapng: on the host, tshark reads the file
-# the guest recorded during a write that hit medium-not-present, and shows
+# "usbtrail record" made in the guest during a write that hit
+# medium-not-present, and shows
 # the UAS disk's URBs and the kernel's error lines (journal export
 # entries) on one timeline, payload capped at --payload.
 . "$(dirname "$0")/lib.sh"
 
 command -v tshark >/dev/null || skip "no tshark (tools/deps.sh installs it)"
-rm -f "$out/capture.pcapng"
+rm -rf "$out/rec"
 tb --devices uas --fault medium-not-present@10240 --timeout 240 -- \
 	sh /tests/usbmon-pcapng.sh >"$out/stdout.txt" 2>&1 ||
 	fail "guest command failed"
 
-cap=$out/capture.pcapng
+cap=$out/rec/capture.pcapng
 expect "$out/stdout.txt" 'dd exit [1-9]'
 expect "$out/stdout.txt" 'recorder exit 0'
-expect "$out/stdout.txt" 'usbmon events [1-9][0-9]* lost 0 malformed 0'
 [ -s "$cap" ] || fail "no capture.pcapng"
+# meta.json: the usbmon source ran, lost and skipped nothing
+python3 - "$out/rec/meta.json" <<'PY' || fail "meta.json: usbmon source"
+import json, sys
+m = json.load(open(sys.argv[1]))
+s = [s for s in m["sources"] if s["name"] == "usbmon"]
+assert s and s[0]["events"] > 0 and s[0]["lost"] == 0 and \
+    s[0]["malformed"] == 0, s
+print("ok: meta.json: usbmon", s[0])
+PY
 read -r bus dev <"$out/uas-dev.txt"
 disk=$(cat "$out/disk.txt")
 
