@@ -357,6 +357,19 @@ static void test_pcapng_sink(void **state)
 			assert_int_equal(epb.origlen, 64 + 4096);
 			assert_memory_equal(epb.data, hdr, sizeof(hdr));
 			assert_int_equal(epb.data[64 + 63], 63);
+			/* back to an event, and to the bundle's 1u text */
+			{
+				struct usbmon_event me;
+				char line[256];
+
+				assert_int_equal(usbmon_parse_packet(epb.data,
+					epb.caplen, &me), 128);
+				assert_int_equal(me.datalen, 64);
+				usbmon_format_1u(&me, 11036861, line,
+						 sizeof(line));
+				assert_string_equal(line,
+					"ffff888758ed9000 11036861 S Bo:2:002:4 -115 4096 = 00010203 04050607 08090a0b 0c0d0e0f 10111213 14151617 18191a1b 1c1d1e1f\n");
+			}
 		}
 		if (blk.type == PCAPNG_BT_SJE && n == 4) {
 			assert_int_equal(pcapng_journal_field(blk.body,
