@@ -706,10 +706,9 @@ int cmd_record_main(int argc, char **argv)
 	pipefd[0] = -1;			/* the command source closed it */
 	if (ret) {
 		rec_sink_error(x->rec, &what);
-		fprintf(stderr, "usbtrail record: %s%s%s; recording stopped, "
+		fprintf(stderr, "usbtrail record: %s%s%s%s; recording stopped, "
 			"what was written is kept\n", what ? "writing " : "",
-			what ? what : "", what ? ": " : "");
-		fprintf(stderr, "usbtrail record: %s\n", strerror(-ret));
+			what ? what : "", what ? ": " : "", strerror(-ret));
 	}
 	if (cmd_record_write_meta(x, true, ret))
 		fprintf(stderr, "usbtrail record: cannot write %s/meta.json\n",

@@ -250,6 +250,26 @@ static void derive_merge(struct derive_held *h, struct ev *ev,
 	ev_free(ev);
 }
 
+static bool derive_counts_commands(const struct ev *ev)
+{
+	enum classify_kind k = ev->u.incident.inc.kind;
+
+	return k == CLASSIFY_TIMEOUT || k == CLASSIFY_SENSE;
+}
+
+/* A held incident that ev (from a trace) is one more command of. */
+static bool derive_same_burst(const struct ev *h, const struct ev *ev)
+{
+	const struct classify_incident *x = &h->u.incident.inc;
+	const struct classify_incident *y = &ev->u.incident.inc;
+
+	if (x->kind != y->kind || strcmp(derive_who(h), derive_who(ev)) ||
+	    ev->t_ns < h->t_ns || ev->t_ns - h->t_ns >= DERIVE_MATCH_NS)
+		return false;
+	return x->kind != CLASSIFY_SENSE ||
+	       (x->key == y->key && x->asc == y->asc && x->ascq == y->ascq);
+}
+
 static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 			uint32_t devt, uint32_t tag)
 {
@@ -264,17 +284,15 @@ static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 		}
 	}
 	/*
-	 * The log names one timeout per burst (the first abort implies it);
-	 * the trace sees every command time out: one incident, counted.
+	 * The log names one timeout per burst (the first abort implies it)
+	 * and rate-limits sense lines; the trace sees every command: one
+	 * incident for the burst, with the number of commands.
 	 */
-	if (origin == DERIVE_FROM_TRACE &&
-	    ev->u.incident.inc.kind == CLASSIFY_TIMEOUT) {
+	if (origin == DERIVE_FROM_TRACE && derive_counts_commands(ev)) {
 		for (i = 0; i < d->nheld; i++) {
 			struct ev *h = d->held[i].ev;
 
-			if (h->u.incident.inc.kind == CLASSIFY_TIMEOUT &&
-			    !strcmp(derive_who(h), derive_who(ev)) &&
-			    ev->t_ns - h->t_ns < DERIVE_MATCH_NS) {
+			if (derive_same_burst(h, ev)) {
 				struct classify_incident *inc = &h->u.incident.inc;
 
 				inc->count = inc->count > 0 ? inc->count + 1 : 2;
