@@ -7,13 +7,17 @@
 #   make check            install what is missing, build, run every test
 #   make demo             the test bed reproduces a failure, usbtrail shows it
 #   make deps             install build/test dependencies (Debian 12, root)
+#   make install          the command and its man page into $(DESTDIR)$(PREFIX)
 
 KABI_DEFAULT := $(shell awk '$$1 == "default" { print $$2 }' tools/kernels.conf)
 KDIR ?= /usr/src/linux-headers-$(KABI_DEFAULT)
 TESTBED_ABI ?= $(KABI_DEFAULT)
 
+PREFIX ?= /usr/local
+DESTDIR ?=
+
 .PHONY: all usbtrail module module-clean testbed-build deps check check-fast \
-	demo bench-module clean
+	demo bench-module bench-record install clean
 
 all: usbtrail
 
@@ -58,6 +62,16 @@ demo: deps
 # usbtrail.ko's overhead in the test bed (docs/performance.md)
 bench-module: deps
 	bench/module-overhead
+
+# recording's cost against bare writes and trace-cmd (docs/performance.md)
+bench-record: deps
+	bench/record-overhead
+
+# The module installs through DKMS (dkms.conf, docs/module.md).
+install: usbtrail
+	install -D -m 0755 userspace/usbtrail $(DESTDIR)$(PREFIX)/bin/usbtrail
+	install -D -m 0644 man/usbtrail.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/usbtrail.1
 
 clean: module-clean
 	$(MAKE) -C userspace clean

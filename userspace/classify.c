@@ -124,6 +124,7 @@ static const struct {
 	const char *text;
 } classify_ascs[] = {
 	{ 0x00, 0x00, "No additional sense information" },
+	{ 0x00, 0x06, "I/O process terminated" },
 	{ 0x03, 0x00, "Peripheral device write fault" },
 	{ 0x04, 0x00, "Logical unit not ready, cause not reportable" },
 	{ 0x04, 0x01, "Logical unit is in process of becoming ready" },

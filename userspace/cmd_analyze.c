@@ -20,6 +20,8 @@
 
 #include "classify.h"
 #include "cli.h"
+#include "derive.h"
+#include "devmap.h"
 #include "evjson.h"
 #include "kmsg.h"
 
@@ -35,8 +37,11 @@ const char cmd_analyze_help[] =
 "\n"
 "Classify the USB failures (resets, disconnects, command timeouts, xHCI\n"
 "errors, ...) found in FILE, a dmesg, syslog, journalctl -k or\n"
-"journalctl -o export text, or in DIR, a test-bed output directory\n"
-"(its console.log or kmsg.txt).  '-' reads the text from standard input.\n"
+"journalctl -o export text, or a recording's events.jsonl; or in DIR, a\n"
+"recording made by 'usbtrail record' (its events.jsonl: kernel lines and\n"
+"trace events go through the recorder's own derivation again) or a\n"
+"test-bed output directory (its console.log or kmsg.txt).  '-' reads\n"
+"text from standard input.\n"
 "\n"
 "Options:\n"
 "      --json      print JSON instead of text\n"
@@ -314,10 +319,111 @@ out:
 	return ret;
 }
 
-/* DIR: the test bed's console.log, else a kmsg.txt dump. */
-static const char *const cmd_analyze_dir_files[] = {
-	"console.log", "kmsg.txt",
+/* --- a recording: events.jsonl through derive.c again ------------------ */
+
+struct cmd_analyze_rec {
+	const struct cmd_analyze_opts *opts;
+	struct cmd_analyze_stats *st;
 };
+
+static void cmd_analyze_rec_out(void *arg, struct ev *ev)
+{
+	struct cmd_analyze_rec *ar = arg;
+	struct json_object *o;
+
+	if (ev->type == EV_INCIDENT) {
+		cmd_analyze_count(ar->st, &ev->u.incident.inc);
+		if (ar->opts->json) {
+			o = evjson_event(ev);
+			if (o) {
+				puts(json_object_to_json_string_ext(o,
+							EVJSON_FLAGS));
+				json_object_put(o);
+			}
+		} else {
+			cmd_analyze_print_text(&ev->u.incident.inc);
+		}
+	}
+	ev_free(ev);
+}
+
+/*
+ * The kernel log lines, trace records and device events of a recording,
+ * through the same derivation as "record" ran live (its own incidents and
+ * samples in the file are not read: they are made again).
+ */
+static int cmd_analyze_recording(const struct cmd_analyze_opts *opts,
+				 FILE *f, struct cmd_analyze_stats *st)
+{
+	struct derive_opts dopts = DERIVE_OPTS_DEFAULT;
+	struct cmd_analyze_rec ar = { opts, st };
+	struct devmap *map = calloc(1, sizeof(*map));
+	struct ev *ev = calloc(1, sizeof(*ev));
+	struct derive *d = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0;
+
+	if (map && ev)
+		d = derive_new(&dopts, cmd_analyze_rec_out, &ar);
+	if (!d) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	devmap_init(map);
+	while ((n = getline(&line, &cap, f)) > 0) {
+		st->lines++;
+		if (evjson_parse_event(line, (size_t)n, ev)) {
+			st->malformed++;
+			continue;
+		}
+		switch (ev->type) {
+		case EV_DEVICE:
+			devmap_update(map, ev);
+			break;
+		case EV_KLOG:
+			st->kernel++;
+			devmap_resolve(map, ev);
+			break;
+		case EV_TRACE:
+			devmap_resolve(map, ev);
+			break;
+		case EV_USBMON:
+		case EV_SAMPLE:
+		case EV_MARKER:
+		case EV_LOST:
+		case EV_INCIDENT:
+		case EV_TYPE_MAX:
+			st->other++;
+			continue;
+		}
+		derive_feed(d, map, ev);
+		derive_advance(d, ev->t_ns);
+	}
+	if (ferror(f))
+		ret = -EIO;
+	derive_flush(d);
+out:
+	derive_free(d);
+	free(line);
+	free(ev);
+	free(map);
+	return ret;
+}
+
+static bool cmd_analyze_is_jsonl(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && !strcmp(name + n - 6, ".jsonl");
+}
+
+/* DIR: a recording (events.jsonl), the test bed's console.log, kmsg.txt. */
+static const char *const cmd_analyze_dir_files[] = {
+	"events.jsonl", "console.log", "kmsg.txt",
+};
+#define CMD_ANALYZE_DIR_FILES	3
 
 static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 {
@@ -340,14 +446,15 @@ static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 			return CLI_EXIT_FAILURE;
 		}
 		if (S_ISDIR(sb.st_mode)) {
-			for (i = 0; i < 2; i++) {
+			for (i = 0; i < CMD_ANALYZE_DIR_FILES; i++) {
 				snprintf(path, sizeof(path), "%s/%s", name,
 					 cmd_analyze_dir_files[i]);
 				if (!access(path, F_OK))
 					break;
 			}
-			if (i == 2) {
-				fprintf(stderr, "%s %s: %s: no console.log or "
+			if (i == CMD_ANALYZE_DIR_FILES) {
+				fprintf(stderr, "%s %s: %s: no recording "
+					"(events.jsonl), console.log or "
 					"kmsg.txt in this directory\n",
 					CLI_PROG, CMD_ANALYZE_NAME, name);
 				return CLI_EXIT_FAILURE;
@@ -363,7 +470,10 @@ static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 			return CLI_EXIT_FAILURE;
 		}
 	}
-	ret = cmd_analyze_stream(opts, f, &st);
+	if (cmd_analyze_is_jsonl(name))
+		ret = cmd_analyze_recording(opts, f, &st);
+	else
+		ret = cmd_analyze_stream(opts, f, &st);
 	if (f != stdin)
 		fclose(f);
 	if (ret) {

@@ -391,6 +391,8 @@ static struct json_object *cmd_record_meta(struct cmd_record_ctx *x,
 		}
 		json_object_object_add(k, "events",
 				       json_object_new_uint64(x->sink[i].written));
+		json_object_object_add(k, "failed",
+				       json_object_new_uint64(x->sink[i].failed));
 		json_object_array_add(a, k);
 	}
 	json_object_object_add(o, "sinks", a);
@@ -678,7 +680,7 @@ static int cmd_record_open(struct cmd_record_ctx *x, int marker_rd)
 		}
 		x->nsink++;
 	}
-	ret = sink_journal_open(&x->sink[x->nsink]);
+	ret = sink_journal_open(&x->sink[x->nsink], x->dir);
 	if (!ret)
 		x->nsink++;
 	else
@@ -773,14 +775,20 @@ int cmd_record_main(int argc, char **argv)
 	pipefd[0] = -1;			/* the command source closed it */
 	if (ret) {
 		rec_sink_error(x->rec, &what);
-		fprintf(stderr, "usbtrail record: %s%s%s; recording stopped, "
+		fprintf(stderr, "usbtrail record: %s%s%s%s; recording stopped, "
 			"what was written is kept\n", what ? "writing " : "",
-			what ? what : "", what ? ": " : "");
-		fprintf(stderr, "usbtrail record: %s\n", strerror(-ret));
+			what ? what : "", what ? ": " : "", strerror(-ret));
 	}
 	if (cmd_record_write_meta(x, true, ret))
 		fprintf(stderr, "usbtrail record: cannot write %s/meta.json\n",
 			x->dir);
+	for (i = 0; i < x->nsink; i++)
+		if (x->sink[i].failed)
+			fprintf(stderr, "usbtrail record: %s: %llu event%s "
+				"not passed on (they are in the recording)\n",
+				x->sink[i].name,
+				(unsigned long long)x->sink[i].failed,
+				x->sink[i].failed == 1 ? "" : "s");
 	st = rec_stats(x->rec);
 	fprintf(stderr, "usbtrail record: %.1f s, %llu incident%s, files in %s\n",
 		st->secs, (unsigned long long)st->incidents,

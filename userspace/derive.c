@@ -46,6 +46,7 @@ struct derive_disk {
 	char name[32];
 	uint32_t devt;
 	uint64_t start_ns;		/* of the open interval, 0: none */
+	uint64_t last_end_ns;		/* of the last interval closed */
 	uint64_t bytes_r, bytes_w;
 	uint32_t completions;
 	uint32_t inflight, inflight_max;
@@ -211,6 +212,8 @@ static void derive_merge(struct derive_held *h, struct ev *ev,
 		uint64_t t = into->t_ns < ev->t_ns ? into->t_ns : ev->t_ns;
 
 		ti->inc = ni->inc;
+		if (trace.inc.count > ti->inc.count)	/* commands in a burst */
+			ti->inc.count = trace.inc.count;
 		if (ti->inc.kind == CLASSIFY_IO_ERROR && ti->inc.sector < 0)
 			ti->inc.sector = trace.inc.sector;
 		if (ti->inc.kind == CLASSIFY_SENSE && ti->inc.asc < 0) {
@@ -250,6 +253,26 @@ static void derive_merge(struct derive_held *h, struct ev *ev,
 	ev_free(ev);
 }
 
+static bool derive_counts_commands(const struct ev *ev)
+{
+	enum classify_kind k = ev->u.incident.inc.kind;
+
+	return k == CLASSIFY_TIMEOUT || k == CLASSIFY_SENSE;
+}
+
+/* A held incident that ev (from a trace) is one more command of. */
+static bool derive_same_burst(const struct ev *h, const struct ev *ev)
+{
+	const struct classify_incident *x = &h->u.incident.inc;
+	const struct classify_incident *y = &ev->u.incident.inc;
+
+	if (x->kind != y->kind || strcmp(derive_who(h), derive_who(ev)) ||
+	    ev->t_ns < h->t_ns || ev->t_ns - h->t_ns >= DERIVE_MATCH_NS)
+		return false;
+	return x->kind != CLASSIFY_SENSE ||
+	       (x->key == y->key && x->asc == y->asc && x->ascq == y->ascq);
+}
+
 static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 			uint32_t devt, uint32_t tag)
 {
@@ -264,17 +287,15 @@ static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 		}
 	}
 	/*
-	 * The log names one timeout per burst (the first abort implies it);
-	 * the trace sees every command time out: one incident, counted.
+	 * The log names one timeout per burst (the first abort implies it)
+	 * and rate-limits sense lines; the trace sees every command: one
+	 * incident for the burst, with the number of commands.
 	 */
-	if (origin == DERIVE_FROM_TRACE &&
-	    ev->u.incident.inc.kind == CLASSIFY_TIMEOUT) {
+	if (origin == DERIVE_FROM_TRACE && derive_counts_commands(ev)) {
 		for (i = 0; i < d->nheld; i++) {
 			struct ev *h = d->held[i].ev;
 
-			if (h->u.incident.inc.kind == CLASSIFY_TIMEOUT &&
-			    !strcmp(derive_who(h), derive_who(ev)) &&
-			    ev->t_ns - h->t_ns < DERIVE_MATCH_NS) {
+			if (derive_same_burst(h, ev)) {
 				struct classify_incident *inc = &h->u.incident.inc;
 
 				inc->count = inc->count > 0 ? inc->count + 1 : 2;
@@ -623,6 +644,7 @@ static void derive_close_interval(struct derive *d, struct derive_disk *k,
 	k->bytes_r = k->bytes_w = 0;
 	k->completions = 0;
 	k->inflight_max = k->inflight;
+	k->last_end_ns = end_ns;
 	k->start_ns = k->inflight ? end_ns : 0;
 }
 
@@ -696,8 +718,10 @@ static void derive_blk(struct derive *d, const struct ev *ev)
 	if (!k->start_ns) {
 		uint64_t step = (uint64_t)d->o.interval_ms * 1000000;
 
-		derive_dip_end(d, k, ev->t_ns);	/* idle in between */
 		k->start_ns = ev->t_ns - ev->t_ns % step;
+		/* a whole idle interval in between ends a dip */
+		if (k->start_ns > k->last_end_ns)
+			derive_dip_end(d, k, k->last_end_ns);
 	}
 	if (ev->u.rec.type == USBTRAIL_REC_BLK_ISSUE) {
 		derive_pend_add(k, b->sector, ev->t_ns);

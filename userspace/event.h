@@ -203,7 +203,11 @@ uint64_t ev_clock_now(void);	/* CLOCK_BOOTTIME, ns */
  */
 void ev_ident_from_rec(struct ev *ev);
 
-/* A zeroed event of TYPE with the ident fields at "unknown". */
+/*
+ * A zeroed event of TYPE with the ident fields at "unknown".  Only the
+ * union member of TYPE is allocated: never copy a whole struct ev out of
+ * one, nor change its type.
+ */
 struct ev *ev_new(enum ev_type type, enum ev_source source, uint64_t t_ns);
 void ev_free(struct ev *ev);
 

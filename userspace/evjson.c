@@ -66,6 +66,8 @@ struct json_object *evjson_incident(const struct classify_incident *inc)
 		evjson_int(o, "ascq", inc->ascq);
 		json_object_object_add(o, "asc_text", inc->asc_text[0] ?
 			json_object_new_string(inc->asc_text) : NULL);
+		if (inc->count > 1)
+			evjson_int(o, "commands", inc->count);
 		break;
 	case CLASSIFY_IO_ERROR:
 		evjson_int(o, "sector", inc->sector);

@@ -60,6 +60,11 @@ struct rec_sink {
 	void *priv;
 	char path[4096];		/* the file it writes, "" if none */
 	uint64_t written;		/* events taken */
+	/*
+	 * Kept by the sink: events it took but could not pass on, when that
+	 * is not worth stopping for (the journal refused an entry).
+	 */
+	uint64_t failed;
 };
 
 /* Pass one event to the recorder, which owns it from now on. */
@@ -92,7 +97,8 @@ int src_command_open(struct rec_source *s, struct rec *r, int fd);
 int sink_jsonl_open(struct rec_sink *s, const char *path);
 int sink_pcapng_open(struct rec_sink *s, const char *path,
 		     const struct ev_clock *clock);
-int sink_journal_open(struct rec_sink *s);
+/* recording: the directory, named in each entry (may be NULL) */
+int sink_journal_open(struct rec_sink *s, const char *recording);
 int sink_live_open(struct rec_sink *s, FILE *out);
 
 /* --- the engine, as "usbtrail record" drives it ------------------------- */

@@ -15,19 +15,3 @@ int src_tracefs_open(struct rec_source *s, struct rec *r)
 	(void)r;
 	return -ENOSYS;
 }
-
-int src_evdev_open(struct rec_source *s, struct rec *r, int code,
-		   const char *device)
-{
-	(void)s;
-	(void)r;
-	(void)code;
-	(void)device;
-	return -ENOSYS;
-}
-
-int sink_journal_open(struct rec_sink *s)
-{
-	(void)s;
-	return -ENOSYS;
-}

@@ -40,7 +40,10 @@ static int sink_jsonl_flush(struct sink_jsonl *j)
 			continue;
 		if (n <= 0) {
 			ret = n < 0 ? -errno : -ENOSPC;
-			/* keep the file whole: no half line at its end */
+			/* keep every whole line that made it, no half line */
+			while (off && j->buf[off - 1] != '\n')
+				off--;
+			j->good += (off_t)off;
 			if (ftruncate(j->fd, j->good) == 0)
 				lseek(j->fd, j->good, SEEK_SET);
 			j->len = 0;

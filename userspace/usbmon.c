@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -128,18 +129,22 @@ void usbmon_hdr_pack(const struct ev_usbmon_hdr *h,
 	usbmon_put32(out + USBMON_OFF_NDESC, h->ndesc);
 }
 
-int usbmon_parse(const void *buf, size_t len, struct usbmon_event *ev)
+/* Both parsers; cut: what follows the header may be short of len_cap. */
+static int usbmon_parse_any(const void *buf, size_t len,
+			    struct usbmon_event *ev, bool cut)
 {
 	const uint8_t *b = buf;
 	struct ev_usbmon_hdr h;
-	uint32_t desclen, datalen;
+	uint32_t desclen, datalen, ndesc_cap, have;
 
 	if (!buf || len < USBMON_HDR_SIZE)
 		return -EINVAL;
 	usbmon_hdr_unpack(b, &h);
-	if (h.len_cap > len - USBMON_HDR_SIZE)
+	if (h.len_cap > len - USBMON_HDR_SIZE && !cut)
 		return -EINVAL;
 	if (h.type == USBMON_TYPE_FILLER) {
+		if (cut)	/* ring bookkeeping, never a packet */
+			return -EINVAL;
 		memset(ev, 0, sizeof(*ev));
 		ev->hdr = h;
 		return (int)(USBMON_HDR_SIZE + h.len_cap);
@@ -169,11 +174,36 @@ int usbmon_parse(const void *buf, size_t len, struct usbmon_event *ev)
 	if (h.type == 'E' && h.len_cap)
 		return -EINVAL;
 
+	/* what is really there, when cut */
+	have = len - USBMON_HDR_SIZE > h.len_cap ? h.len_cap :
+	       (uint32_t)(len - USBMON_HDR_SIZE);
+	ndesc_cap = h.ndesc;
+	if (have < desclen) {
+		ndesc_cap = have / USBMON_ISODESC_SIZE;
+		datalen = 0;
+	} else if (have - desclen < datalen) {
+		datalen = have - desclen;
+	}
 	ev->hdr = h;
-	ev->desc = desclen ? b + USBMON_HDR_SIZE : NULL;
+	ev->ndesc_cap = ndesc_cap;
+	ev->desc = ndesc_cap ? b + USBMON_HDR_SIZE : NULL;
 	ev->data = datalen ? b + USBMON_HDR_SIZE + desclen : NULL;
 	ev->datalen = datalen;
-	return (int)(USBMON_HDR_SIZE + h.len_cap);
+	return cut ? (int)(USBMON_HDR_SIZE + have) :
+		     (int)(USBMON_HDR_SIZE + h.len_cap);
+}
+
+int usbmon_parse(const void *buf, size_t len, struct usbmon_event *ev)
+{
+	return usbmon_parse_any(buf, len, ev, false);
+}
+
+int usbmon_parse_packet(const void *buf, size_t len, struct usbmon_event *ev)
+{
+	/* a capture's packet is at most its block: no overflow of int */
+	if (len > INT32_MAX)
+		return -EINVAL;
+	return usbmon_parse_any(buf, len, ev, true);
 }
 
 struct usbmon_isodesc usbmon_isodesc(const struct usbmon_event *ev,
@@ -182,7 +212,7 @@ struct usbmon_isodesc usbmon_isodesc(const struct usbmon_event *ev,
 	struct usbmon_isodesc d = { 0, 0, 0 };
 	const uint8_t *p;
 
-	if (!ev->desc || i >= ev->hdr.ndesc)
+	if (!ev->desc || i >= ev->ndesc_cap)
 		return d;
 	p = ev->desc + (size_t)i * USBMON_ISODESC_SIZE;
 	d.status = (int32_t)usbmon_get32(p);
@@ -280,8 +310,8 @@ int usbmon_format_1u(const struct usbmon_event *ev, uint32_t tstamp_us,
 		n = numdesc < 0 ? 0 : (uint32_t)numdesc;
 		if (n > USBMON_TEXT_ISO_MAX)
 			n = USBMON_TEXT_ISO_MAX;
-		if (n > h->ndesc || !ev->desc)
-			n = ev->desc ? h->ndesc : 0;
+		if (n > ev->ndesc_cap)
+			n = ev->ndesc_cap;
 		for (i = 0; i < n; i++) {
 			struct usbmon_isodesc d = usbmon_isodesc(ev, i);
 

@@ -64,7 +64,8 @@ struct usbmon_event {
 	struct ev_usbmon_hdr hdr;
 	const uint8_t *desc;	/* hdr.ndesc ISO descriptors, NULL if none */
 	const uint8_t *data;	/* the URB's data, NULL if datalen is 0 */
-	uint32_t datalen;	/* len_cap less the descriptors */
+	uint32_t datalen;	/* len_cap less the descriptors, or what is left */
+	uint32_t ndesc_cap;	/* descriptors at desc: hdr.ndesc, or fewer */
 };
 
 /* One ISO descriptor (struct mon_bin_isodesc). */
@@ -86,7 +87,17 @@ struct usbmon_isodesc {
  */
 int usbmon_parse(const void *buf, size_t len, struct usbmon_event *ev);
 
-/* The I-th ISO descriptor of an event; i < ev->hdr.ndesc. */
+/*
+ * The same for a packet of a capture (pcap link type 220, capture.pcapng):
+ * the header is whole, but what follows may be cut short of len_cap by a
+ * snap length or --payload; desc and data then cover what is there
+ * (ndesc_cap whole descriptors, datalen bytes).  Returns the bytes it
+ * covers (64 + what there is of len_cap), or -EINVAL for what
+ * usbmon_parse() refuses other than the cut, and for a filler.
+ */
+int usbmon_parse_packet(const void *buf, size_t len, struct usbmon_event *ev);
+
+/* The I-th ISO descriptor of an event; i < ev->ndesc_cap. */
 struct usbmon_isodesc usbmon_isodesc(const struct usbmon_event *ev,
 				     uint32_t i);
 

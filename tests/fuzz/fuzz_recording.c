@@ -1,31 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target: events.jsonl lines of a recording, which a user may
- * attach from anywhere, through the loader and both report writers.
+ * fuzz_recording.c - libFuzzer target for a recording's events.jsonl as
+ * "usbtrail analyze DIR" and "report" read it: evjson.c's parser, then
+ * the disk table (devmap.c) and the derivation (derive.c) behind it.  A
+ * recording may come from anyone's bug report.
+ *
+ *   make -C userspace fuzz
+ *   userspace/build-fuzz/fuzz_recording -max_total_time=60 \
+ *           userspace/build-fuzz/corpus-recording
+ *
+ * The corpus starts from tests/fixtures/recordings/.
  */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+#include <string.h>
 
-#include "recording.h"
-#include "report.h"
+#include "derive.h"
+#include "devmap.h"
+#include "evjson.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static void fuzz_recording_out(void *arg, struct ev *ev)
+{
+	struct json_object *o = evjson_event(ev);	/* and back to JSON */
+
+	(void)arg;
+	json_object_put(o);
+	ev_free(ev);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct report_opts o = { .dir = "fuzz", .keep_serials = false };
-	static FILE *null;
-	struct recording r;
+	static struct devmap map;
+	static struct ev ev;
+	struct derive_opts opts = DERIVE_OPTS_DEFAULT;
+	const char *p = (const char *)data, *end = p + size;
+	struct derive *d = derive_new(&opts, fuzz_recording_out, NULL);
 
-	if (!null)
-		null = fopen("/dev/null", "w");
-	recording_init(&r);
-	if (!recording_parse_events(&r, (const char *)data, size) &&
-	    !recording_finish(&r) && null) {
-		report_text_write(null, &r, &o);
-		report_html_write(null, &r, &o);
+	if (!d)
+		return 0;
+	devmap_init(&map);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (!evjson_parse_event(p, len, &ev)) {
+			if (ev.type == EV_DEVICE)
+				devmap_update(&map, &ev);
+			else
+				devmap_resolve(&map, &ev);
+			if (ev.type == EV_KLOG || ev.type == EV_TRACE) {
+				derive_feed(d, &map, &ev);
+				derive_advance(d, ev.t_ns);
+			}
+		}
+		p += len + (nl != NULL);
 	}
-	recording_free(&r);
+	derive_flush(d);
+	derive_free(d);
 	return 0;
 }

@@ -4,6 +4,7 @@
  * usbmon ring (or a corrupted capture) holds must parse or be refused,
  * never read outside them, and print as 1u text into any buffer size
  * without overrunning it.  A parsed header packs back to what was read.
+ * The input is also taken as one packet of a capture, which may be cut.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -21,6 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct usbmon_event ev;
 	size_t off = 0, step;
 	int n;
+
+	/* the whole input as one packet of a capture (cut or not) */
+	n = usbmon_parse_packet(data, size, &ev);
+	if (n >= 0) {
+		if ((size_t)n > size ||
+		    (ev.datalen && ev.data + ev.datalen > data + size) ||
+		    (ev.ndesc_cap && ev.desc + (size_t)ev.ndesc_cap *
+		     USBMON_ISODESC_SIZE > data + size))
+			__builtin_trap();
+		usbmon_format_1u(&ev, 1, line, sizeof(line));
+		if (strlen(line) >= sizeof(line))
+			__builtin_trap();
+	}
 
 	/* events one after the other, as the ring lays them out */
 	while (off < size) {

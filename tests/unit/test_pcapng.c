@@ -26,6 +26,10 @@
 #include "record.h"
 #include "usbmon.h"
 
+#ifndef FIXTURES
+#define FIXTURES "../tests/fixtures/pcapng"
+#endif
+
 static void test_pcapng_file(struct pcapng_buf *b)
 {
 	static const struct ev_field f[] = {
@@ -113,6 +117,92 @@ static void test_pcapng_roundtrip(void **state)
 	assert_int_equal(pcapng_next_block(&rd, b.data, b.len, &off, &blk), 0);
 	assert_int_equal(off, b.len);
 	pcapng_buf_free(&b);
+}
+
+/* A file Wireshark's dumpcap wrote reads to its end. */
+static void test_pcapng_dumpcap(void **state)
+{
+	struct pcapng_reader rd = { 0 };
+	struct pcapng_block blk;
+	struct pcapng_epb epb;
+	unsigned int shb = 0, idb = 0, epbs = 0, other = 0;
+	uint8_t buf[4096];
+	size_t len, off = 0;
+	FILE *f;
+
+	(void)state;
+	f = fopen(FIXTURES "/dumpcap-lo.pcapng", "rb");
+	assert_non_null(f);
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_int_equal(len, 988);
+	while (pcapng_next_block(&rd, buf, len, &off, &blk) == 1) {
+		switch (blk.type) {
+		case PCAPNG_BT_SHB: shb++; break;
+		case PCAPNG_BT_IDB: idb++; break;
+		case PCAPNG_BT_EPB:
+			epbs++;
+			assert_int_equal(pcapng_epb_parse(&rd, &blk, &epb), 0);
+			assert_int_equal(epb.if_id, 0);
+			assert_non_null(memmem(epb.data, epb.caplen,
+					       "usbtrail-fixture", 16));
+			break;
+		default: other++; break;
+		}
+	}
+	assert_int_equal(off, len);
+	assert_int_equal(shb, 1);
+	assert_int_equal(idb, 1);
+	assert_int_equal(epbs, 6);
+	assert_int_equal(other, 1);	/* the statistics block */
+}
+
+/* The recording of tests/testbed/46, read back without tshark. */
+static void test_pcapng_record_fixture(void **state)
+{
+	struct pcapng_reader rd = { 0 };
+	struct pcapng_block blk;
+	struct pcapng_epb epb;
+	struct usbmon_event me;
+	unsigned int epbs = 0, sje = 0, errors = 0;
+	uint64_t last_ts = 0;
+	static uint8_t buf[1 << 16];
+	const uint8_t *v;
+	size_t len, off = 0, vlen;
+	FILE *f;
+
+	(void)state;
+	f = fopen(FIXTURES "/record-medium.pcapng", "rb");
+	assert_non_null(f);
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_true(len > 0 && len < sizeof(buf));
+	while (pcapng_next_block(&rd, buf, len, &off, &blk) == 1) {
+		if (blk.type == PCAPNG_BT_EPB) {
+			epbs++;
+			assert_int_equal(pcapng_epb_parse(&rd, &blk, &epb), 0);
+			assert_true(epb.ts >= last_ts);
+			last_ts = epb.ts;
+			assert_true(usbmon_parse_packet(epb.data, epb.caplen,
+							&me) > 0);
+			assert_true(me.datalen <= 64);
+			/* the packet's time is usbmon's own, to the us */
+			assert_true(epb.ts / 1000 >=
+				    usbmon_realtime_ns(&me.hdr) / 1000 - 1 &&
+				    epb.ts / 1000 <=
+				    usbmon_realtime_ns(&me.hdr) / 1000 + 1);
+		} else if (blk.type == PCAPNG_BT_SJE) {
+			sje++;
+			assert_int_equal(pcapng_journal_field(blk.body,
+				blk.body_len, "MESSAGE", &v, &vlen), 0);
+			if (vlen >= 9 && !memcmp(v, "I/O error", 9))
+				errors++;
+		}
+	}
+	assert_int_equal(off, len);
+	assert_int_equal(epbs, 72);
+	assert_int_equal(sje, 9);
+	assert_int_equal(errors, 1);
 }
 
 static void test_pcapng_journal_names(void **state)
@@ -357,6 +447,19 @@ static void test_pcapng_sink(void **state)
 			assert_int_equal(epb.origlen, 64 + 4096);
 			assert_memory_equal(epb.data, hdr, sizeof(hdr));
 			assert_int_equal(epb.data[64 + 63], 63);
+			/* back to an event, and to the bundle's 1u text */
+			{
+				struct usbmon_event me;
+				char line[256];
+
+				assert_int_equal(usbmon_parse_packet(epb.data,
+					epb.caplen, &me), 128);
+				assert_int_equal(me.datalen, 64);
+				usbmon_format_1u(&me, 11036861, line,
+						 sizeof(line));
+				assert_string_equal(line,
+					"ffff888758ed9000 11036861 S Bo:2:002:4 -115 4096 = 00010203 04050607 08090a0b 0c0d0e0f 10111213 14151617 18191a1b 1c1d1e1f\n");
+			}
 		}
 		if (blk.type == PCAPNG_BT_SJE && n == 4) {
 			assert_int_equal(pcapng_journal_field(blk.body,
@@ -468,6 +571,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pcapng_roundtrip),
+		cmocka_unit_test(test_pcapng_dumpcap),
+		cmocka_unit_test(test_pcapng_record_fixture),
 		cmocka_unit_test(test_pcapng_journal_names),
 		cmocka_unit_test(test_pcapng_swapped),
 		cmocka_unit_test(test_pcapng_malformed),

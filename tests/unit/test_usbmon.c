@@ -398,6 +398,62 @@ static void test_usbmon_text_forms(void **state)
 			    "abc 7 C Zi:1:005:3 0:1:100:1 6 0:0:8 0:192:0 -18:384:0 0:576:0 0:768:0 8 = 00010203 04050607\n");
 }
 
+/* A packet of a capture, cut by --payload or a snap length. */
+static void test_usbmon_packet_cut(void **state)
+{
+	uint8_t buf[512];
+	struct usbmon_event ev;
+	size_t n = test_usbmon_cbw(buf);
+	char line[256];
+	uint8_t iso[3 * USBMON_ISODESC_SIZE];
+	struct ev_usbmon_hdr h;
+	int32_t nd = 3;
+
+	(void)state;
+	/* whole: the same as usbmon_parse() */
+	assert_int_equal(usbmon_parse_packet(buf, n, &ev), 95);
+	assert_int_equal(ev.datalen, 31);
+	/* 10 bytes of the CBW kept */
+	assert_int_equal(usbmon_parse(buf, 74, &ev), -EINVAL);
+	assert_int_equal(usbmon_parse_packet(buf, 74, &ev), 74);
+	assert_int_equal(ev.datalen, 10);
+	assert_int_equal(ev.hdr.len_cap, 31);
+	usbmon_format_1u(&ev, 9, line, sizeof(line));
+	assert_string_equal(line,
+		"ffff88875a1ef780 9 S Bo:2:003:2 -115 31 = 55534243 0f000000 0010\n");
+	/* the header alone (--payload 0) */
+	assert_int_equal(usbmon_parse_packet(buf, 64, &ev), 64);
+	assert_int_equal(ev.datalen, 0);
+	assert_null(ev.data);
+	/* still refused: a header short, a bad type, a filler */
+	assert_int_equal(usbmon_parse_packet(buf, 63, &ev), -EINVAL);
+	buf[8] = USBMON_TYPE_FILLER;
+	assert_int_equal(usbmon_parse_packet(buf, n, &ev), -EINVAL);
+
+	/* ISO with 3 descriptors, cut inside the second */
+	memset(&h, 0, sizeof(h));
+	h.type = 'S';
+	h.xfer_type = USBMON_XFER_ISO;
+	h.epnum = 0x03;
+	h.flag_setup = '-';
+	h.flag_data = 0;
+	h.len_urb = 100;
+	h.len_cap = sizeof(iso) + 100;
+	h.ndesc = 3;
+	memcpy(h.setup + 4, &nd, 4);
+	usbmon_hdr_pack(&h, buf);
+	memset(iso, 0, sizeof(iso));
+	test_usbmon_set32(iso, 8, 33);
+	memcpy(buf + 64, iso, sizeof(iso));
+	assert_int_equal(usbmon_parse_packet(buf, 64 + 20, &ev), 84);
+	assert_int_equal(ev.ndesc_cap, 1);
+	assert_int_equal(ev.datalen, 0);
+	assert_int_equal(usbmon_isodesc(&ev, 0).len, 33);
+	assert_int_equal(usbmon_isodesc(&ev, 1).len, 0);
+	usbmon_format_1u(&ev, 9, line, sizeof(line));
+	assert_string_equal(line, "0 9 S Zo:0:000:3 0:0:0 3 0:0:33 100\n");
+}
+
 static void test_usbmon_text_truncates(void **state)
 {
 	uint8_t buf[256];
@@ -434,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_usbmon_parse_bad),
 		cmocka_unit_test(test_usbmon_filler),
 		cmocka_unit_test(test_usbmon_text_forms),
+		cmocka_unit_test(test_usbmon_packet_cut),
 		cmocka_unit_test(test_usbmon_text_truncates),
 		cmocka_unit_test(test_usbmon_tstamp),
 	};

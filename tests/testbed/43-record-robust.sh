@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# usbtrail record leaves valid files when stopped by Ctrl-C, by SIGTERM
+# (and stops its command), and when its output disk fills (a clear error,
+# what was written kept).
+. "$(dirname "$0")/lib.sh"
+
+command -v jq >/dev/null 2>&1 || skip "jq is not installed"
+rm -rf "$out/int" "$out/term" "$out/full"
+tb --devices uas --timeout 300 -- /tests/record-robust.sh \
+	>"$out/stdout.txt" 2>&1 ||
+	fail "guest command failed: $(tail -n 3 "$out/stdout.txt")"
+
+# valid DIR WHAT: every line of events.jsonl is a JSON object
+valid() {
+	[ -s "$1/events.jsonl" ] || fail "$2: no events.jsonl"
+	jq -e 'type == "object" and has("t") and has("type")' \
+		"$1/events.jsonl" >/dev/null ||
+		fail "$2: events.jsonl has a line that is not a whole event"
+	tail -c 1 "$1/events.jsonl" | od -c | grep -q '\\n' ||
+		fail "$2: events.jsonl does not end with a whole line"
+	jq -e . "$1/meta.json" >/dev/null || fail "$2: meta.json is not JSON"
+	echo "ok: $2: $(wc -l <"$1/events.jsonl") whole events, meta.json valid"
+}
+
+expect "$out/stdout.txt" '^int exit 0$'
+valid "$out/int" "SIGINT"
+jq -e '.complete and .stopped_by == "Interrupt" and .events.trace > 0' \
+	"$out/int/meta.json" >/dev/null ||
+	fail "SIGINT: meta.json does not say it stopped on SIGINT after events"
+echo "ok: SIGINT: meta.json complete, stopped_by Interrupt"
+
+# COMMAND was stopped by the SIGTERM the recorder passed on: 128 + 15
+expect "$out/stdout.txt" '^term exit 143$'
+valid "$out/term" "SIGTERM"
+jq -e '.complete and .stopped_by == "Terminated" and .command_signal == 15' \
+	"$out/term/meta.json" >/dev/null ||
+	fail "SIGTERM: meta.json does not show the command stopped by SIGTERM"
+echo "ok: SIGTERM: the command got SIGTERM, meta.json complete"
+
+expect "$out/stdout.txt" '^full exit 1$'
+expect "$out/full.err" 'writing /mnt/small/rec/events.jsonl: No space left on device; recording stopped, what was written is kept'
+valid "$out/full" "full disk"
+# what fitted was kept, in whole lines: more than the first few events
+[ "$(wc -c <"$out/full/events.jsonl")" -gt 65536 ] ||
+	fail "full disk: events.jsonl kept less than 64 KiB of a 192 KiB disk"
+echo "ok: full disk: $(wc -c <"$out/full/events.jsonl") bytes kept"

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest side of bench/record-overhead: the same writes to DISK with
+#   bare           nothing attached
+#   rec-module     usbtrail record --source module (usbtrail.ko loaded)
+#   rec-tracefs    usbtrail record --source tracefs
+#   trace-cmd      trace-cmd record on the same tracepoints (when packed)
+# ROUNDS rounds, configurations interleaved.  Per run, one line:
+#   CONFIG ROUND SEQ-MB/s SEQ-IOPS SEQ-SECS RAND-MB/s RAND-IOPS RAND-SECS
+#          CPU-SECS EVENTS LOST
+# CPU-SECS is the collector's user+system time, children included (busybox
+# time), EVENTS what it stored, LOST what it says it lost.
+#   bench-record.sh DISK ROUNDS
+disk=$1 rounds=${2:-3}
+events="-e xhci-hcd:xhci_handle_event -e xhci-hcd:xhci_handle_command
+	-e xhci-hcd:xhci_handle_port_status -e xhci-hcd:xhci_urb_enqueue
+	-e xhci-hcd:xhci_urb_giveback -e xhci-hcd:xhci_urb_dequeue
+	-e scsi:scsi_dispatch_cmd_start -e scsi:scsi_dispatch_cmd_done
+	-e scsi:scsi_dispatch_cmd_error -e scsi:scsi_dispatch_cmd_timeout
+	-e scsi:scsi_eh_wakeup -e block:block_rq_issue -e block:block_rq_complete"
+configs="bare rec-module rec-tracefs"
+command -v trace-cmd >/dev/null && configs="$configs trace-cmd"
+insmod "$USBTRAIL_KO" || exit 1
+cd /tmp
+
+start() {	# CONFIG
+	rm -rf /tmp/c /tmp/t.dat /tmp/time.txt
+	case $1 in
+	rec-module|rec-tracefs)
+		time -p -o /tmp/time.txt usbtrail record -q --no-pcap \
+			--source "${1#rec-}" -o /tmp/c >/dev/null 2>/tmp/c.err &
+		;;
+	trace-cmd)
+		# shellcheck disable=SC2086
+		time -p -o /tmp/time.txt trace-cmd record -q -b 1024 $events \
+			-o /tmp/t.dat >/dev/null 2>&1 &
+		;;
+	*) return ;;
+	esac
+	pid=$!
+	sleep 2			# attached before the writes begin
+}
+
+stop() {	# CONFIG -> "CPU EVENTS LOST"
+	case $1 in
+	bare) echo "0 0 0"; return ;;
+	esac
+	# busybox time forwards nothing: signal the collector, its child
+	for s in /proc/[0-9]*/stat; do
+		# shellcheck disable=SC2046
+		set -- $(cat "$s" 2>/dev/null)
+		[ "${4:-}" = "$pid" ] && kill -INT "$1"
+	done
+	wait $pid
+	cpu=$(awk '$1 == "user" || $1 == "sys" { s += $2 } END { print s + 0 }' \
+		/tmp/time.txt)
+	case $1 in
+	rec-*)
+		ev=$(grep -c '"type":"trace"' /tmp/c/events.jsonl)
+		lost=$(grep -o '"lost":[0-9]*' /tmp/c/meta.json |
+			awk -F: '{ s += $2 } END { print s + 0 }') ;;
+	trace-cmd)
+		ev=$(trace-cmd report -i /tmp/t.dat 2>/dev/null |
+			grep -c -E ' (xhci_|scsi_|block_rq_)')
+		lost=$(trace-cmd report --stat -i /tmp/t.dat 2>/dev/null |
+			awk '/overrun:|dropped events:/ { s += $NF } END { print s + 0 }') ;;
+	esac
+	echo "$cpu $ev $lost"
+}
+
+r=1
+while [ $r -le "$rounds" ]; do
+	for c in $configs; do
+		start $c
+		seq=$(/tests/utbench "$disk" seq 1048576 256)
+		rand=$(/tests/utbench "$disk" rand 4096 3000)
+		echo "$c $r $seq $rand $(stop $c)"
+	done
+	r=$((r + 1))
+done

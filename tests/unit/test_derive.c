@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_derive.c - unit tests of the recorder's derivation (derive.c), its
+ * disk table (devmap.c) and the events.jsonl form (evjson.c): events in,
+ * incidents and samples out, as "usbtrail record" and "analyze" over a
+ * recording produce them.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "derive.h"
+#include "devmap.h"
+#include "evjson.h"
+
+#define MS	1000000ull
+#define SEC	1000000000ull
+
+struct out {
+	struct ev *ev[512];
+	unsigned int n;
+};
+
+static void collect(void *arg, struct ev *ev)
+{
+	struct out *o = arg;
+
+	assert_true(o->n < 512);
+	o->ev[o->n++] = ev;
+}
+
+static void out_free(struct out *o)
+{
+	while (o->n)
+		ev_free(o->ev[--o->n]);
+}
+
+static unsigned int count_kind(const struct out *o, enum classify_kind k)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i]->type == EV_INCIDENT &&
+		    o->ev[i]->u.incident.inc.kind == k)
+			n++;
+	return n;
+}
+
+static const struct ev *find_kind(const struct out *o, enum classify_kind k)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i]->type == EV_INCIDENT &&
+		    o->ev[i]->u.incident.inc.kind == k)
+			return o->ev[i];
+	return NULL;
+}
+
+static uint64_t next_id;
+
+static struct ev *klog(uint64_t t, const char *text)
+{
+	struct ev *ev = ev_new(EV_KLOG, EV_SRC_KMSG, t);
+
+	assert_non_null(ev);
+	ev->id = ++next_id;
+	ev->u.klog.level = 3;
+	snprintf(ev->u.klog.text, sizeof(ev->u.klog.text), "%s", text);
+	return ev;
+}
+
+static struct ev *trace(uint64_t t, unsigned int type)
+{
+	struct ev *ev = ev_new(EV_TRACE, EV_SRC_MODULE, t);
+
+	assert_non_null(ev);
+	ev->id = ++next_id;
+	ev->u.rec.ts_ns = t;
+	ev->u.rec.type = (uint16_t)type;
+	return ev;
+}
+
+static struct ev *scsi(uint64_t t, unsigned int type, const char *disk)
+{
+	struct ev *ev = trace(t, type);
+
+	ev->u.rec.u.scsi.devt = 8 << 8;
+	ev->u.rec.u.scsi.lba = 20480;
+	ev->u.rec.u.scsi.opcode = 0x2a;
+	memcpy(ev->u.rec.u.scsi.disk, disk, strlen(disk));
+	ev_ident_from_rec(ev);
+	return ev;
+}
+
+static struct ev *blk(uint64_t t, unsigned int type, uint64_t sector,
+		      uint32_t bytes)
+{
+	struct ev *ev = trace(t, type);
+
+	ev->u.rec.u.blk.devt = 8 << 8;
+	ev->u.rec.u.blk.sector = sector;
+	ev->u.rec.u.blk.bytes = bytes;
+	ev->u.rec.u.blk.op = 1;		/* REQ_OP_WRITE */
+	memcpy(ev->u.rec.u.blk.disk, "sda", 3);
+	ev_ident_from_rec(ev);
+	return ev;
+}
+
+/* one USB disk, sda on 2-1, SCSI 0:0:0:0 */
+static void device(struct devmap *m, const char *disk, int devnum,
+		   enum ev_device_action action)
+{
+	struct ev *ev = ev_new(EV_DEVICE, EV_SRC_SYSFS, 0);
+
+	assert_non_null(ev);
+	snprintf(ev->ident.disk, sizeof(ev->ident.disk), "%s", disk);
+	snprintf(ev->ident.usb, sizeof(ev->ident.usb), "2-1");
+	snprintf(ev->ident.scsi, sizeof(ev->ident.scsi), "0:0:0:0");
+	ev->ident.busnum = 2;
+	ev->ident.devnum = devnum;
+	ev->u.device.action = action;
+	snprintf(ev->u.device.serial, sizeof(ev->u.device.serial), "S123");
+	assert_non_null(devmap_update(m, ev));
+	ev_free(ev);
+}
+
+static void feed(struct derive *d, struct devmap *m, struct ev *ev)
+{
+	devmap_resolve(m, ev);
+	derive_feed(d, m, ev);
+	derive_advance(d, ev->t_ns);
+	ev_free(ev);
+}
+
+/*
+ * The log line and the trace record of one sense error are one incident:
+ * the log's text, the trace's command and raw sense bytes.
+ */
+static void test_sense_merged(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	const struct ev *inc;
+	struct ev *ev;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	ev = scsi(10 * SEC, USBTRAIL_REC_SCSI_DONE, "sda");
+	ev->u.rec.flags = USBTRAIL_F_ERROR;
+	ev->u.rec.u.scsi.sense_key = 2;
+	ev->u.rec.u.scsi.asc = 0x3a;
+	feed(d, &m, ev);
+	ev = trace(10 * SEC + 1000, USBTRAIL_REC_SCSI_SENSE);
+	ev->u.rec.u.sense.devt = 8 << 8;
+	ev->u.rec.u.sense.len = 18;
+	ev->u.rec.u.sense.sense[0] = 0x70;
+	ev->u.rec.u.sense.sense[2] = 0x02;
+	feed(d, &m, ev);
+	feed(d, &m, klog(10 * SEC + 30 * MS,
+		"sd 0:0:0:0: [sda] tag#8 Sense Key : Not Ready [current] "));
+	feed(d, &m, klog(10 * SEC + 31 * MS,
+		"sd 0:0:0:0: [sda] tag#8 Add. Sense: Medium not present"));
+	derive_flush(d);
+
+	assert_int_equal(count_kind(&out, CLASSIFY_SENSE), 1);
+	inc = find_kind(&out, CLASSIFY_SENSE);
+	assert_int_equal(inc->u.incident.inc.key, 2);
+	assert_int_equal(inc->u.incident.inc.asc, 0x3a);
+	assert_string_equal(inc->u.incident.inc.asc_text, "Medium not present");
+	assert_string_equal(inc->ident.disk, "sda");
+	assert_string_equal(inc->ident.usb, "2-1");
+	assert_int_equal(inc->u.incident.opcode, 0x2a);
+	assert_int_equal(inc->u.incident.lba, 20480);
+	assert_int_equal(inc->u.incident.sense_len, 18);
+	assert_int_equal(inc->u.incident.sense[0], 0x70);
+	assert_true(inc->u.incident.nevidence >= 3);
+	/* the trace's time, not the log's later one */
+	assert_int_equal(inc->t_ns, 10 * SEC);
+	out_free(&out);
+	derive_free(d);
+}
+
+/* Eight commands time out together: one timeout, eight commands. */
+static void test_timeout_burst(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	const struct ev *inc;
+	int i;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	for (i = 0; i < 8; i++)
+		feed(d, &m, scsi(20 * SEC + (uint64_t)i * 10000,
+				 USBTRAIL_REC_SCSI_TIMEOUT, "sda"));
+	feed(d, &m, klog(20 * SEC + 5 * MS,
+		"sd 0:0:0:0: [sda] tag#9 uas_eh_abort_handler 0 uas-tag 8 inflight: CMD OUT "));
+	derive_flush(d);
+	assert_int_equal(count_kind(&out, CLASSIFY_TIMEOUT), 1);
+	inc = find_kind(&out, CLASSIFY_TIMEOUT);
+	assert_int_equal(inc->u.incident.inc.count, 8);
+	assert_false(inc->u.incident.inc.inferred);
+	assert_int_equal(inc->u.incident.inc.chain, 1);
+	assert_int_equal(count_kind(&out, CLASSIFY_ABORT), 1);
+	out_free(&out);
+	derive_free(d);
+}
+
+/* A failing completion code is an xhci-error; Stopped is not. */
+static void test_xhci_codes(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	struct ev *ev;
+	int i;
+
+	(void)state;
+	devmap_init(&m);
+	for (i = 0; i < 5; i++) {	/* one per second at most */
+		ev = trace(SEC + (uint64_t)i * MS, USBTRAIL_REC_XHCI_TRANSFER);
+		ev->u.rec.u.xhci.cc = 6;	/* Stall Error */
+		ev->u.rec.u.xhci.slot = 1;
+		ev->u.rec.u.xhci.ep = 3;
+		feed(d, &m, ev);
+	}
+	ev = trace(2 * SEC, USBTRAIL_REC_XHCI_TRANSFER);
+	ev->u.rec.u.xhci.cc = 26;		/* Stopped: a cancelled URB */
+	feed(d, &m, ev);
+	derive_flush(d);
+	assert_int_equal(count_kind(&out, CLASSIFY_XHCI_ERROR), 1);
+	assert_int_equal(find_kind(&out, CLASSIFY_XHCI_ERROR)->u.incident.inc.code,
+			 6);
+	out_free(&out);
+	derive_free(d);
+}
+
+/*
+ * Steady 40 MB/s writes, then 1 s at 10 MB/s with requests waiting: one
+ * dip, at the right time, against the right median; samples throughout.
+ */
+static void test_dip(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	const struct ev *dip;
+	uint64_t t, sector = 0;
+	unsigned int i, samples = 0;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	/* 4 MB per 100 ms = 40 MB/s for 3 s; then 1 MB per 100 ms for 1 s */
+	for (t = 5 * SEC; t < 9 * SEC; t += 25 * MS) {
+		bool slow = t >= 8 * SEC;
+		uint32_t bytes = slow ? 250000 : 1000000;
+
+		feed(d, &m, blk(t, USBTRAIL_REC_BLK_ISSUE, sector, bytes));
+		feed(d, &m, blk(t + 20 * MS, USBTRAIL_REC_BLK_COMPLETE, sector,
+				bytes));
+		sector += 2048;
+	}
+	feed(d, &m, blk(9 * SEC + 20 * MS, USBTRAIL_REC_BLK_ISSUE, sector,
+			1000000));
+	feed(d, &m, blk(9 * SEC + 30 * MS, USBTRAIL_REC_BLK_COMPLETE, sector,
+			1000000));
+	derive_flush(d);
+	assert_int_equal(count_kind(&out, CLASSIFY_DIP), 1);
+	dip = find_kind(&out, CLASSIFY_DIP);
+	assert_string_equal(dip->ident.disk, "sda");
+	assert_true(dip->t_ns >= 8 * SEC - 100 * MS && dip->t_ns <= 8 * SEC + 100 * MS);
+	assert_true(dip->u.incident.dip_median_mbps > 35 &&
+		    dip->u.incident.dip_median_mbps < 45);
+	assert_true(dip->u.incident.dip_mbps > 5 && dip->u.incident.dip_mbps < 15);
+	assert_true(dip->u.incident.dip_secs > 0.8 && dip->u.incident.dip_secs < 1.2);
+	for (i = 0; i < out.n; i++)
+		if (out.ev[i]->type == EV_SAMPLE)
+			samples++;
+	assert_true(samples >= 38 && samples <= 42);
+	out_free(&out);
+	derive_free(d);
+}
+
+/*
+ * A request issued twice (requeued after a reset) and completed once
+ * leaves nothing in flight: an idle disk is not a stalled one.
+ */
+static void test_requeue_not_stalled(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	uint64_t t, sector = 0;
+	unsigned int i, late = 0;
+
+	(void)state;
+	devmap_init(&m);
+	for (t = SEC; t < 3 * SEC; t += 50 * MS) {
+		feed(d, &m, blk(t, USBTRAIL_REC_BLK_ISSUE, sector, 1000000));
+		feed(d, &m, blk(t + 5 * MS, USBTRAIL_REC_BLK_ISSUE, sector,
+				1000000));
+		feed(d, &m, blk(t + 10 * MS, USBTRAIL_REC_BLK_COMPLETE, sector,
+				1000000));
+		sector += 2048;
+	}
+	derive_advance(d, 10 * SEC);
+	derive_flush(d);
+	assert_int_equal(count_kind(&out, CLASSIFY_DIP), 0);
+	for (i = 0; i < out.n; i++)
+		if (out.ev[i]->type == EV_SAMPLE && out.ev[i]->t_ns > 3 * SEC + 100 * MS)
+			late++;
+	assert_int_equal(late, 0);
+	out_free(&out);
+	derive_free(d);
+}
+
+/* Unplugged and plugged back as sdb: the same entry, found by port. */
+static void test_devmap_replug(void **state)
+{
+	struct devmap m;
+	struct ev *ev;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	device(&m, "sda", 2, EV_DEVICE_REMOVE);
+	device(&m, "sdb", 3, EV_DEVICE_ADD);
+	assert_int_equal(m.n, 1);
+	assert_int_equal(m.e[0].plugs, 2);
+	assert_string_equal(m.e[0].ident.disk, "sdb");
+
+	ev = ev_new(EV_USBMON, EV_SRC_USBMON, 0);
+	ev->ident.busnum = 2;
+	ev->ident.devnum = 3;
+	assert_true(devmap_resolve(&m, ev));
+	assert_string_equal(ev->ident.disk, "sdb");
+	assert_string_equal(ev->ident.usb, "2-1");
+	ev_free(ev);
+	assert_non_null(devmap_find_name(&m, "2-1"));
+	assert_null(devmap_find_name(&m, "sdz"));
+}
+
+/* events.jsonl lines read back as they were written. */
+static void test_evjson_roundtrip(void **state)
+{
+	struct ev *ev = scsi(12345678901ull, USBTRAIL_REC_SCSI_TIMEOUT, "sdc");
+	struct json_object *o;
+	struct ev back;
+	const char *s;
+
+	(void)state;
+	ev->id = 77;
+	o = evjson_event(ev);
+	s = json_object_to_json_string_ext(o, EVJSON_FLAGS);
+	assert_int_equal(evjson_parse_event(s, strlen(s), &back), 0);
+	assert_int_equal(back.type, EV_TRACE);
+	assert_int_equal(back.id, 77);
+	assert_int_equal(back.t_ns, 12345678901ull);
+	assert_memory_equal(&back.u.rec, &ev->u.rec, sizeof(ev->u.rec));
+	assert_string_equal(back.ident.disk, "sdc");
+	json_object_put(o);
+	ev_free(ev);
+
+	ev = klog(SEC, "usb 2-1: USB disconnect, device number 2");
+	o = evjson_event(ev);
+	s = json_object_to_json_string_ext(o, EVJSON_FLAGS);
+	assert_int_equal(evjson_parse_event(s, strlen(s), &back), 0);
+	assert_string_equal(back.u.klog.text, ev->u.klog.text);
+	json_object_put(o);
+	ev_free(ev);
+}
+
+static void test_evjson_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"", "{", "[]", "42", "{\"type\":\"trace\"}",
+		"{\"type\":\"trace\",\"t\":1,\"raw\":\"zz\"}",
+		"{\"type\":\"trace\",\"t\":1,\"raw\":\"00\"}",
+		"{\"type\":\"klog\",\"t\":-5,\"text\":\"x\"}",
+		"{\"type\":\"nonsense\",\"t\":1}",
+		"{\"type\":\"incident\",\"t\":1,\"kind\":\"bogus\"}",
+		"{\"type\":\"device\",\"t\":1,\"action\":7}",
+	};
+	struct ev ev;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_not_equal(evjson_parse_event(bad[i], strlen(bad[i]),
+							&ev), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sense_merged),
+		cmocka_unit_test(test_timeout_burst),
+		cmocka_unit_test(test_xhci_codes),
+		cmocka_unit_test(test_dip),
+		cmocka_unit_test(test_requeue_not_stalled),
+		cmocka_unit_test(test_devmap_replug),
+		cmocka_unit_test(test_evjson_roundtrip),
+		cmocka_unit_test(test_evjson_malformed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
