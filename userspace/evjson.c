@@ -526,6 +526,10 @@ static int evjson_parse_body(struct json_object *o, struct ev *ev)
 		return 0;
 	}
 	case EV_LOST:
+		k = evjson_lookup(evjson_get_str(o, "of"),
+				  ev_source_names_table(), EV_SRC_MAX);
+		if (k > 0)
+			ev->u.lost.source = (enum ev_source)k;
 		if (evjson_get_int(o, "count", &v) && v >= 0)
 			ev->u.lost.count = (uint64_t)v;
 		if (evjson_get_int(o, "total", &v) && v >= 0)

@@ -58,6 +58,15 @@ double report_rel(const struct recording *r, uint64_t t_ns);
 /* Incident indexes into r->evs in time order; caller frees.  *n set. */
 size_t *report_incidents(const struct recording *r, size_t *n);
 
+/*
+ * The path from the host controller to the disk, from meta.json's uas
+ * verdicts: "0000:00:04.0 QEMU xHCI (qemu-xhci) [1b36:000d] > usb2
+ * 1d6b:0003 xHCI Host Controller 5000M > 2-1 46f4:0003 5000M (sda)".
+ * Returns false (buf "") when the recording does not say.
+ */
+bool report_topology(const struct recording *r, const char *disk, char *buf,
+		     size_t len);
+
 /* Sense of an incident as "02/3a/00 Not Ready: Medium not present". */
 void report_sense_text(const struct ev *inc, char *buf, size_t len);
 

@@ -374,3 +374,70 @@ void report_sense_text(const struct ev *inc, char *buf, size_t len)
 		 c->key_text ? c->key_text : "?", asc ? ": " : "",
 		 asc ? asc : "");
 }
+
+static const char *report_json_str(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+static int report_json_int(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return -1;
+	return (int)json_object_get_int64(v);
+}
+
+bool report_topology(const struct recording *r, const char *disk, char *buf,
+		     size_t len)
+{
+	struct json_object *a, *e = NULL, *hcd, *hubs;
+	size_t i, off;
+	int n;
+
+	buf[0] = '\0';
+	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return false;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!strcmp(report_json_str(e, "block"), disk))
+			break;
+		e = NULL;
+	}
+	if (!e || !json_object_object_get_ex(e, "hcd", &hcd))
+		return false;
+	n = snprintf(buf, len, "%s %s [%s]", report_json_str(hcd, "device"),
+		     report_json_str(hcd, "chip"),
+		     report_json_str(hcd, "pci_id"));
+	off = n > 0 && (size_t)n < len ? (size_t)n : 0;
+	if (json_object_object_get_ex(hcd, "hubs", &hubs) &&
+	    json_object_is_type(hubs, json_type_array)) {
+		for (i = 0; i < json_object_array_length(hubs) && off < len;
+		     i++) {
+			struct json_object *h = json_object_array_get_idx(hubs,
+									  i);
+
+			n = snprintf(buf + off, len - off, " > %s %s:%s %s %dM",
+				     report_json_str(h, "usb"),
+				     report_json_str(h, "vid"),
+				     report_json_str(h, "pid"),
+				     report_json_str(h, "product"),
+				     report_json_int(h, "speed"));
+			if (n < 0 || (size_t)n >= len - off)
+				return true;
+			off += (size_t)n;
+		}
+	}
+	snprintf(buf + off, len - off, " > %s %s:%s %dM (%s)",
+		 report_json_str(e, "usb"), report_json_str(e, "vid"),
+		 report_json_str(e, "pid"), report_json_int(e, "speed"), disk);
+	return true;
+}

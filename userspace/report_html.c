@@ -280,7 +280,9 @@ static void report_html_plot(FILE *f, const struct recording *r,
 			     const size_t *idx, size_t n)
 {
 	struct report_html_axis a = {
-		.t0 = 0,
+		/* events from before the start (a kernel log backlog) */
+		.t0 = report_rel(r, r->t_first_ns) < 0 ?
+		      report_rel(r, r->t_first_ns) : 0,
 		.t1 = report_rel(r, r->t_last_ns),
 		.ymax = d ? d->max_mbps * 1.1 : 1,
 	};
@@ -346,13 +348,19 @@ static void report_html_devices(FILE *f, const struct recording *r,
 				const struct report_opts *o)
 {
 	unsigned int i;
-	char buf[128];
+	char buf[128], topo[512];
 
 	fputs("<h2 id='devices'>Devices</h2>\n", f);
 	if (!r->ndisks) {
 		fputs("<p>No USB disk was seen.</p>\n", f);
 		return;
 	}
+	for (i = 0; i < r->ndisks; i++)
+		if (report_topology(r, r->disks[i].disk, topo, sizeof(topo))) {
+			fputs("<p>Topology: <code>", f);
+			report_html_esc(f, topo);
+			fputs("</code></p>\n", f);
+		}
 	fputs("<table><tr><th>disk</th><th>USB port</th><th>id</th>"
 	      "<th>product</th><th>speed</th><th>driver</th>"
 	      "<th>host controller</th><th>serial</th><th>UAS verdict</th>"
@@ -694,7 +702,17 @@ int report_html_write(FILE *f, const struct recording *r,
 	report_html_eps(f, r);
 	report_html_stress(f, r);
 	report_html_advice(f, r, idx, n);
-	fprintf(f, "<h2>Recording</h2><p class='muted'>%" PRIu64 " lines: "
+	fputs("<h2>Recording</h2>\n", f);
+	for (i = 0; i < r->nevs; i++)
+		if (r->evs[i].type == EV_LOST) {
+			fprintf(f, "<p class='err'>lost at +%.3f s: %" PRIu64
+				" events of %s (", report_rel(r, r->evs[i].t_ns),
+				r->evs[i].u.lost.count,
+				ev_source_name(r->evs[i].u.lost.source));
+			report_html_esc(f, r->evs[i].u.lost.why);
+			fputs(")</p>\n", f);
+		}
+	fprintf(f, "<p class='muted'>%" PRIu64 " lines: "
 		"%zu events, %zu trace records, %zu samples, %" PRIu64
 		" usbmon events, %" PRIu64 " malformed.</p>\n</body></html>\n",
 		r->lines, r->nevs, r->ntraces, r->nsamples, r->usbmon,

@@ -56,7 +56,7 @@ static void report_text_devices(FILE *f, const struct recording *r,
 		const struct recording_disk *d = &r->disks[i];
 		struct json_object *uas = report_text_uas(r, d->disk);
 		const char *s;
-		char serial[80];
+		char serial[80], topo[512];
 
 		fprintf(f, "%s: usb %s", d->disk, d->usb[0] ? d->usb : "?");
 		if (d->busnum >= 0 && d->devnum >= 0)
@@ -75,9 +75,8 @@ static void report_text_devices(FILE *f, const struct recording *r,
 				serial[0] ? serial : "none");
 		}
 		fputc('\n', f);
-		s = report_text_get(uas, "hcd", "chip");
-		if (s)
-			fprintf(f, "  controller: %s\n", s);
+		if (report_topology(r, d->disk, topo, sizeof(topo)))
+			fprintf(f, "  topology: %s\n", topo);
 		s = report_text_get(uas, "detail", "bridge");
 		if (s)
 			fprintf(f, "  bridge: %s\n", s);
@@ -290,6 +289,13 @@ int report_text_write(FILE *f, const struct recording *r,
 		"(skipped), %" PRIu64 " over the limits (skipped)\n", r->lines,
 		r->nevs, r->ntraces, r->nsamples, r->usbmon, r->malformed,
 		r->skipped);
+	for (i = 0; i < r->nevs; i++)
+		if (r->evs[i].type == EV_LOST)
+			fprintf(f, "lost at +%.3f s: %" PRIu64 " events of %s "
+				"(%s)\n", report_rel(r, r->evs[i].t_ns),
+				r->evs[i].u.lost.count,
+				ev_source_name(r->evs[i].u.lost.source),
+				r->evs[i].u.lost.why);
 	report_text_devices(f, r, o);
 	report_text_throughput(f, r);
 	fprintf(f, "\n== Incidents (%zu), times since recording began\n", n);

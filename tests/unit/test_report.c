@@ -248,6 +248,11 @@ static void test_fixture_text(void **state)
 	assert_non_null(strstr(s, "SEQ1M Q4T1             105.39        11.04"));
 	assert_non_null(strstr(s, "usb-storage.quirks=46f4:0003:u (sda)"));
 	assert_non_null(strstr(s, "Short Packet"));
+	assert_non_null(strstr(s, "  topology: 0000:00:04.0 QEMU xHCI "
+				  "(qemu-xhci) [1b36:000d] > usb2 1d6b:0003 "
+				  "xHCI Host Controller 5000M > 2-1 46f4:0003 "
+				  "5000M (sda)\n"));
+	assert_non_null(strstr(s, "4 events of usbmon (usbmon ring full)"));
 	assert_non_null(strstr(s, SERIAL_HASH));
 	assert_null(strstr(s, "usbtrail-uas"));
 	free(s);
