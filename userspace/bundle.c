@@ -308,24 +308,12 @@ static int64_t bundle_meta_int(const struct recording *r, const char *k)
 static void bundle_epb_text(struct bundle_ctx *c, const struct pcapng_epb *e,
 			    uint64_t boot_ns)
 {
-	uint8_t pkt[USBMON_HDR_SIZE + 64];
 	struct usbmon_event ev;
-	uint32_t n = e->caplen, lencap;
 	int64_t mono;
 	char line[512];
 
-	if (n < USBMON_HDR_SIZE)
-		return;
-	if (n > sizeof(pkt))
-		n = sizeof(pkt);
-	memcpy(pkt, e->data, n);
-	/* len_cap (offset 36) as what is there, where the data was cut */
-	memcpy(&lencap, pkt + 36, 4);
-	if (lencap > n - USBMON_HDR_SIZE) {
-		lencap = n - USBMON_HDR_SIZE;
-		memcpy(pkt + 36, &lencap, 4);
-	}
-	if (usbmon_parse(pkt, n, &ev) < 0)
+	/* a packet cut by --payload, or by the bundle itself, still parses */
+	if (usbmon_parse_packet(e->data, e->caplen, &ev) < 0)
 		return;
 	mono = (int64_t)boot_ns - bundle_meta_int(c->r, "monotonic_to_boot_ns");
 	usbmon_format_1u(&ev, usbmon_text_tstamp(mono > 0 ? (uint64_t)mono :
