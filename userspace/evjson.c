@@ -293,7 +293,7 @@ struct json_object *evjson_event(const struct ev *ev)
 			   evjson_device_actions[d->action] ?
 			   evjson_device_actions[d->action] : "?");
 		snprintf(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
-		evjson_str(o, "id", id);
+		evjson_str(o, "usb_id", id);
 		json_object_object_add(o, "speed_mbps",
 				       json_object_new_int64(d->speed_mbps));
 		evjson_str(o, "driver", d->driver);
@@ -473,7 +473,7 @@ static int evjson_parse_body(struct json_object *o, struct ev *ev)
 		if (k < 0)
 			return -EINVAL;
 		ev->u.device.action = (enum ev_device_action)k;
-		s = evjson_get_str(o, "id");
+		s = evjson_get_str(o, "usb_id");
 		if (s && sscanf(s, "%4x:%4x", &vid, &pid) == 2) {
 			ev->u.device.vid = (uint16_t)vid;
 			ev->u.device.pid = (uint16_t)pid;
