@@ -61,7 +61,7 @@ expect "$out/frames.txt" '\|systemd_journal\|.*usbtrail-test: before the write'
 expect "$out/frames.txt" "\|systemd_journal\|.*I/O error, dev $disk, sector 10240"
 expect "$out/frames.txt" '\|systemd_journal\|.*Medium not present'
 # the recorder's incident, as its own entry
-expect "$out/frames.txt" '\|systemd_journal\|.*usbtrail: sense 02/3a/00'
+expect "$out/frames.txt" '\|systemd_journal\|\|\|[0-9]+\|(usbtrail: )?sense 02/3a/00'
 tshark -r "$cap" -Y 'systemd_journal.transport == "kernel"' 2>/dev/null |
 	grep -q 'I/O error' || fail "no _TRANSPORT=kernel entry for the error"
 echo "ok: kernel lines are _TRANSPORT=kernel entries"

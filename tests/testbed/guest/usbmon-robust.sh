@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Guest side of 47-usbmon-pcapng-robust: usbtrail record with its usbmon
+# Guest side of 49-usbmon-pcapng-robust: usbtrail record with its usbmon
 # capture stopped by SIGINT, killed by SIGKILL, and run out of disk.
 disk=$TESTBED_UAS
 load() {	# SECONDS: keep the disk busy

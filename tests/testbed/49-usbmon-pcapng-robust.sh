@@ -26,6 +26,14 @@ valid() {
 
 expect "$out/stdout.txt" '^int exit 0$'
 valid "$out/int/capture.pcapng" "SIGINT"
+# stopped cleanly: every usbmon event the source took is in the file
+ev=$(python3 -c 'import json, sys
+print([s["events"] for s in json.load(open(sys.argv[1]))["sources"]
+       if s["name"] == "usbmon"][0])' "$out/int/meta.json") ||
+	fail "SIGINT: no usbmon source in meta.json"
+[ "$ev" -eq "$n" ] ||
+	fail "SIGINT: meta.json counts $ev usbmon events, the file has $n"
+echo "ok: SIGINT: all $ev usbmon events of meta.json are in the file"
 
 expect "$out/stdout.txt" '^kill exit 137$'
 valid "$out/kill/capture.pcapng" "SIGKILL"
