@@ -59,6 +59,7 @@ struct cmd_record_opts {
 	const char *output_dir;
 	uint64_t duration_s;		/* 0: until COMMAND exits or SIGINT */
 	uint64_t payload;
+	bool payload_set;		/* --payload given: bytes kept on purpose */
 	bool pcap;
 	unsigned int source;		/* enum cmd_record_source */
 	int marker_code;		/* EV_KEY code, -1: no marker key */
@@ -223,6 +224,7 @@ static int cmd_record_parse(int argc, char **argv,
 					     CMD_RECORD_MAX_PAYLOAD,
 					     &opts->payload))
 				return CLI_EXIT_USAGE;
+			opts->payload_set = true;
 			break;
 		case CMD_RECORD_OPT_NO_PCAP:
 			opts->pcap = false;
@@ -274,6 +276,7 @@ struct cmd_record_ctx {
 	unsigned int nsink;
 	const char *trace_source;	/* "module", "tracefs", or NULL */
 	struct json_object *uas;
+	struct json_object *descriptors;	/* "2-1": hex, for the report */
 	int uas_err;
 	char notes[8][256];
 	unsigned int nnotes;
@@ -343,6 +346,11 @@ static struct json_object *cmd_record_meta(struct cmd_record_ctx *x,
 			       json_object_new_int64(clk->boot_to_real_ns));
 	json_object_object_add(o, "monotonic_to_boot_ns",
 			       json_object_new_int64(clk->mono_to_boot_ns));
+	/* the report's bundle keeps URB data only if asked for on purpose */
+	json_object_object_add(o, "payload", json_object_new_int64(
+		x->opts->pcap ? (int64_t)x->opts->payload : 0));
+	json_object_object_add(o, "payload_set", json_object_new_boolean(
+		x->opts->payload_set));
 	json_object_object_add(o, "started", json_object_new_int64(x->started));
 	snprintf(buf, sizeof(buf), "%.9f", (double)x->started_boot / 1e9);
 	json_object_object_add(o, "started_t", json_object_new_double_s(
@@ -394,6 +402,9 @@ static struct json_object *cmd_record_meta(struct cmd_record_ctx *x,
 	json_object_object_add(o, "notes", a);
 	json_object_object_add(o, "uas", x->uas ? json_object_get(x->uas) :
 			       NULL);
+	if (x->descriptors)
+		json_object_object_add(o, "descriptors",
+				       json_object_get(x->descriptors));
 	if (!x->uas)
 		json_object_object_add(o, "uas_error", json_object_new_string(
 			strerror(-x->uas_err)));
@@ -441,6 +452,61 @@ static struct json_object *cmd_record_meta(struct cmd_record_ctx *x,
 				json_object_object_add(o, "command_signal",
 					json_object_new_int(WTERMSIG(s)));
 		}
+	}
+	return o;
+}
+
+/*
+ * The raw descriptors (sysfs "descriptors": the device descriptor, then
+ * each configuration as the device sent it) of every USB storage device
+ * the uas verdicts name, as {"2-1": "hex"}: the bug-report bundle prints
+ * them lsusb -v style.  NULL if there are none.
+ */
+static struct json_object *cmd_record_descriptors(struct json_object *uas)
+{
+	static const char digits[] = "0123456789abcdef";
+	struct json_object *o = NULL, *e, *u;
+	uint8_t buf[8192];
+	char path[128], *hex;
+	size_t i, k;
+	ssize_t n;
+	int fd;
+
+	for (i = 0; uas && i < json_object_array_length(uas); i++) {
+		const char *usb;
+
+		e = json_object_array_get_idx(uas, i);
+		if (!json_object_object_get_ex(e, "usb", &u) ||
+		    !json_object_is_type(u, json_type_string))
+			continue;
+		usb = json_object_get_string(u);
+		/* a port path, nothing that could leave the directory */
+		if (!*usb || strspn(usb, "0123456789-.") != strlen(usb) ||
+		    (o && json_object_object_get_ex(o, usb, NULL)))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/descriptors",
+			 usb);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+		if (n <= 0)
+			continue;
+		hex = malloc(2 * (size_t)n + 1);
+		if (!hex)
+			continue;
+		for (k = 0; k < (size_t)n; k++) {
+			hex[2 * k] = digits[buf[k] >> 4];
+			hex[2 * k + 1] = digits[buf[k] & 15];
+		}
+		hex[2 * n] = '\0';
+		if (!o)
+			o = json_object_new_object();
+		if (o)
+			json_object_object_add(o, usb,
+					       json_object_new_string(hex));
+		free(hex);
 	}
 	return o;
 }
@@ -677,6 +743,7 @@ int cmd_record_main(int argc, char **argv)
 	x->started_boot = ev_clock_now();
 	/* the verdicts before anything runs: what the user plugged in */
 	x->uas = uas_verdicts_json(&x->uas_err);
+	x->descriptors = cmd_record_descriptors(x->uas);
 
 	if (opts.command && pipe2(pipefd, O_CLOEXEC) == 0) {
 		/* the write end goes to COMMAND: not close-on-exec */
@@ -739,6 +806,7 @@ out:
 	if (ret && pipefd[0] >= 0 && x->nsrc == 0)
 		close(pipefd[0]);
 	json_object_put(x->uas);
+	json_object_put(x->descriptors);
 	rec_free(x->rec);
 	free(x);
 	return status;

@@ -3,12 +3,25 @@
  * cmd_report.c - "usbtrail report": options of the step that turns a
  * recording into an HTML report and a bundle to attach to a bug report.
  *
- * Only the command line is settled so far; the report lands later.
+ * Loads the recording (recording.c), writes report.txt and report.html
+ * (report_text.c, report_html.c) and, with --bundle, the tar.gz for a bug
+ * report (bundle.c).  Every file is written to a temporary name and
+ * renamed when whole, so an interrupted run leaves no half file behind.
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "bundle.h"
 #include "cli.h"
+#include "recording.h"
+#include "report.h"
 #include "util.h"
 
 #define CMD_REPORT_NAME		"report"
@@ -113,10 +126,103 @@ static int cmd_report_parse(int argc, char **argv,
 	return 0;
 }
 
+/* The temporary file being written, removed if a signal ends us. */
+static char cmd_report_tmp[4200];
+
+static void cmd_report_signal(int sig)
+{
+	if (cmd_report_tmp[0])
+		unlink(cmd_report_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+typedef int (*cmd_report_writer)(FILE *f, const struct recording *r,
+				 const struct report_opts *o);
+
+#define CMD_REPORT_SERIALS_MAX	64
+
+/*
+ * PATH written whole through a temporary file in its directory: the
+ * writer's output in memory first, serials hashed in all of it (kernel
+ * lines quote them too) unless kept, then written out.
+ */
+static int cmd_report_write(const char *path, cmd_report_writer w,
+			    const struct recording *r,
+			    const struct report_opts *o)
+{
+	const char *serials[CMD_REPORT_SERIALS_MAX];
+	char *text = NULL, *out = NULL;
+	size_t len = 0, outlen, off = 0;
+	unsigned int nserials;
+	FILE *f;
+	int fd, err;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -errno;
+	err = w(f, r, o);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(text);
+		return err;
+	}
+	nserials = o->keep_serials ? 0 :
+		   recording_serials(r, serials, CMD_REPORT_SERIALS_MAX);
+	if (nserials) {
+		err = bundle_scrub(text, len, serials, nserials, &out, &outlen);
+		free(text);
+		if (err)
+			return err;
+		text = out;
+		len = outlen;
+	}
+	if ((size_t)snprintf(cmd_report_tmp, sizeof(cmd_report_tmp),
+			     "%s.tmp.XXXXXX", path) >= sizeof(cmd_report_tmp)) {
+		free(text);
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(cmd_report_tmp);
+	if (fd < 0) {
+		err = -errno;
+		cmd_report_tmp[0] = '\0';
+		free(text);
+		return err;
+	}
+	fchmod(fd, 0644);
+	while (off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -ENOSPC;
+			break;
+		}
+		off += (size_t)n;
+	}
+	free(text);
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(cmd_report_tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(cmd_report_tmp);
+	cmd_report_tmp[0] = '\0';
+	return err;
+}
+
 int cmd_report_main(int argc, char **argv)
 {
 	struct cmd_report_opts opts = { .max_size = CMD_REPORT_DEF_SIZE };
+	struct report_opts ro = { 0 };
+	struct bundle_result br = { 0 };
+	struct recording rec;
+	char html[4096], txt[4200];
+	const char *what;
 	bool help = false;
+	size_t n;
 	int ret;
 
 	ret = cmd_report_parse(argc, argv, &opts, &help);
@@ -126,5 +232,76 @@ int cmd_report_main(int argc, char **argv)
 		fputs(cmd_report_help, stdout);
 		return CLI_EXIT_OK;
 	}
-	return cli_not_implemented(CMD_REPORT_NAME);
+	signal(SIGINT, cmd_report_signal);
+	signal(SIGTERM, cmd_report_signal);
+	signal(SIGHUP, cmd_report_signal);
+
+	recording_init(&rec);
+	ret = recording_load(&rec, opts.dir, &what);
+	if (ret) {
+		fprintf(stderr, "usbtrail report: %s/%s: %s\n", opts.dir, what,
+			strerror(-ret));
+		recording_free(&rec);
+		return CLI_EXIT_FAILURE;
+	}
+	if (rec.malformed)
+		fprintf(stderr, "usbtrail report: %s/events.jsonl: %" PRIu64
+			" malformed lines skipped\n", opts.dir, rec.malformed);
+	if (!rec.meta)
+		fprintf(stderr, "usbtrail report: %s/meta.json: missing or "
+			"unreadable; the report lacks the kernel and the uas "
+			"verdicts\n", opts.dir);
+
+	if (opts.html)
+		snprintf(html, sizeof(html), "%s", opts.html);
+	else
+		snprintf(html, sizeof(html), "%s/report.html", opts.dir);
+	/* report.txt beside the HTML: FILE.html -> FILE.txt */
+	n = strlen(html);
+	if (n > 5 && !strcmp(html + n - 5, ".html"))
+		snprintf(txt, sizeof(txt), "%.*s.txt", (int)(n - 5), html);
+	else
+		snprintf(txt, sizeof(txt), "%s.txt", html);
+
+	ro.dir = opts.dir;
+	ro.keep_serials = opts.keep_serials;
+	ret = cmd_report_write(txt, report_text_write, &rec, &ro);
+	if (ret) {
+		fprintf(stderr, "usbtrail report: %s: %s\n", txt,
+			strerror(-ret));
+		goto out;
+	}
+	ret = cmd_report_write(html, report_html_write, &rec, &ro);
+	if (ret) {
+		fprintf(stderr, "usbtrail report: %s: %s\n", html,
+			strerror(-ret));
+		goto out;
+	}
+	printf("%s\n%s\n", txt, html);
+	if (opts.bundle) {
+		struct bundle_opts bo = {
+			.dir = opts.dir,
+			.path = opts.bundle,
+			.max_size = opts.max_size,
+			.keep_serials = opts.keep_serials,
+			.report_txt = txt,
+			.report_html = html,
+			.tmp = cmd_report_tmp,
+			.tmplen = sizeof(cmd_report_tmp),
+		};
+
+		ret = bundle_write(&rec, &bo, &br);
+		if (ret) {
+			fprintf(stderr, "usbtrail report: bundle %s: %s%s%s\n",
+				opts.bundle, br.error[0] ? br.error : "",
+				br.error[0] ? ": " : "", strerror(-ret));
+			goto out;
+		}
+		printf("%s: %" PRIu64 " bytes (limit %" PRIu64 ")%s%s\n",
+		       opts.bundle, br.size, opts.max_size,
+		       br.trimmed[0] ? ", " : "", br.trimmed);
+	}
+out:
+	recording_free(&rec);
+	return ret ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * datatab.h - the tables of data/<name>.tsv (host controller chips, bridge
- * chips, the kernel's built-in UAS quirks), compiled in by gen-datatab.awk.
+ * chips, the kernel's built-in UAS quirks, xHCI completion codes),
+ * compiled in by gen-datatab.awk.
  *
  * Cells are strings, row-major; every row has ncols cells.  The data stays
  * in the repository as TSV, each row citing its public source.
@@ -19,6 +20,7 @@ extern const struct datatab datatab_bridges;
 extern const struct datatab datatab_hcd_drivers;
 extern const struct datatab datatab_hcd_pci;
 extern const struct datatab datatab_unusual_uas;
+extern const struct datatab datatab_xhci_cc;
 
 const char *datatab_cell(const struct datatab *t, unsigned int row,
 			 unsigned int col);

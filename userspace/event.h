@@ -94,7 +94,12 @@ struct ev_usbmon_hdr {
 
 struct ev_usbmon {
 	struct ev_usbmon_hdr hdr;
-	uint32_t caplen;	/* bytes in data[] (after the ISO descriptors) */
+	/*
+	 * Bytes in data[]: what followed the header in usbmon's ring, the
+	 * hdr.ndesc ISO descriptors (16 bytes each) then the URB's data, so
+	 * header and data[] are what pcap (link type 220) carries.
+	 */
+	uint32_t caplen;
 	uint8_t *data;		/* owned by the event; NULL if caplen is 0 */
 };
 

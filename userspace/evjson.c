@@ -293,7 +293,7 @@ struct json_object *evjson_event(const struct ev *ev)
 			   evjson_device_actions[d->action] ?
 			   evjson_device_actions[d->action] : "?");
 		snprintf(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
-		evjson_str(o, "id", id);
+		evjson_str(o, "usb_id", id);
 		json_object_object_add(o, "speed_mbps",
 				       json_object_new_int64(d->speed_mbps));
 		evjson_str(o, "driver", d->driver);
@@ -401,6 +401,42 @@ static int evjson_parse_kind(const char *s)
 	return -1;
 }
 
+/* What a recording adds to analyze's form: evidence, sense bytes, dip. */
+static void evjson_parse_incident_extra(struct json_object *o,
+					struct ev_incident *ei)
+{
+	struct json_object *a, *m;
+	const char *s;
+	size_t i, n;
+
+	if (json_object_object_get_ex(o, "evidence", &a) &&
+	    json_object_is_type(a, json_type_array)) {
+		n = json_object_array_length(a);
+		for (i = 0; i < n && ei->nevidence < EV_INCIDENT_EVIDENCE_MAX;
+		     i++) {
+			m = json_object_array_get_idx(a, i);
+			if (json_object_is_type(m, json_type_int) &&
+			    json_object_get_int64(m) > 0)
+				ei->evidence[ei->nevidence++] =
+					(uint64_t)json_object_get_int64(m);
+		}
+	}
+	s = evjson_get_str(o, "sense_data");
+	if (s && !evjson_unhex(s, ei->sense, sizeof(ei->sense), &n))
+		ei->sense_len = (uint8_t)n;
+	if (json_object_object_get_ex(o, "mbps", &m))
+		ei->dip_mbps = json_object_get_double(m);
+	if (json_object_object_get_ex(o, "median_mbps", &m))
+		ei->dip_median_mbps = json_object_get_double(m);
+	if (json_object_object_get_ex(o, "secs", &m))
+		ei->dip_secs = json_object_get_double(m);
+	/* analyze's form says "commands" for a timeout's count */
+	if (ei->inc.kind == CLASSIFY_TIMEOUT &&
+	    json_object_object_get_ex(o, "commands", &m) &&
+	    json_object_is_type(m, json_type_int))
+		ei->inc.count = (long)json_object_get_int64(m);
+}
+
 static int evjson_parse_body(struct json_object *o, struct ev *ev)
 {
 	const char *s;
@@ -437,7 +473,7 @@ static int evjson_parse_body(struct json_object *o, struct ev *ev)
 		if (k < 0)
 			return -EINVAL;
 		ev->u.device.action = (enum ev_device_action)k;
-		s = evjson_get_str(o, "id");
+		s = evjson_get_str(o, "usb_id");
 		if (s && sscanf(s, "%4x:%4x", &vid, &pid) == 2) {
 			ev->u.device.vid = (uint16_t)vid;
 			ev->u.device.pid = (uint16_t)pid;
@@ -477,11 +513,23 @@ static int evjson_parse_body(struct json_object *o, struct ev *ev)
 			ev->u.sample.interval_ms = (uint32_t)v;
 		if (json_object_object_get_ex(o, "mbps", &m))
 			ev->u.sample.mbps = json_object_get_double(m);
+		if (json_object_object_get_ex(o, "median_mbps", &m))
+			ev->u.sample.median_mbps = json_object_get_double(m);
+		if (evjson_get_int(o, "completions", &v) && v >= 0 &&
+		    v <= UINT32_MAX)
+			ev->u.sample.completions = (uint32_t)v;
+		if (evjson_get_int(o, "inflight", &v) && v >= 0 &&
+		    v <= UINT32_MAX)
+			ev->u.sample.inflight = (uint32_t)v;
 		if (json_object_object_get_ex(o, "dip", &m))
 			ev->u.sample.dip = json_object_get_boolean(m);
 		return 0;
 	}
 	case EV_LOST:
+		k = evjson_lookup(evjson_get_str(o, "of"),
+				  ev_source_names_table(), EV_SRC_MAX);
+		if (k > 0)
+			ev->u.lost.source = (enum ev_source)k;
 		if (evjson_get_int(o, "count", &v) && v >= 0)
 			ev->u.lost.count = (uint64_t)v;
 		if (evjson_get_int(o, "total", &v) && v >= 0)
@@ -521,6 +569,7 @@ static int evjson_parse_body(struct json_object *o, struct ev *ev)
 		ev->u.incident.opcode = evjson_get_int(o, "opcode", &v) ?
 					(int)v : -1;
 		ev->u.incident.lba = evjson_get_int(o, "lba", &v) ? v : -1;
+		evjson_parse_incident_extra(o, &ev->u.incident);
 		return 0;
 	}
 	case EV_USBMON:

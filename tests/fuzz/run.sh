@@ -18,7 +18,7 @@ if ! make -s -C "$top/userspace" fuzz >"$work/build.log" 2>&1; then
 	exit 1
 fi
 n=0 failed=0
-for t in usbdesc kmsg modrec recording tracerec btf; do
+for t in usbdesc kmsg modrec recording usbmon pcapng report tracerec btf; do
 	n=$((n + 1))
 	case $t in
 	usbdesc) corpus=$b/corpus ;;

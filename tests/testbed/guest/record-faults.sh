@@ -23,7 +23,7 @@ done
 EOT
 end=$(awk -v t="$(cut -d' ' -f1 /proc/uptime)" -v s="$secs" \
 	'BEGIN { print t + s }')
-usbtrail record --no-pcap --source "$src" -o /out/rec -- sh -c "
+usbtrail record --source "$src" -o /out/rec -- sh -c "
 	sh /tmp/writer.sh $TESTBED_UAS 64 $end &
 	sh /tmp/writer.sh $TESTBED_BOT 64 $end
 	wait" >/out/record.out 2>/out/record.err

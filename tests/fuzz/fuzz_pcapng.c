@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_pcapng.c - libFuzzer target for the pcapng reader of
+ * userspace/pcapng.c (the bug report trims captures with it): any bytes
+ * walk as blocks or are refused, packet and journal fields stay inside
+ * their block, and a file the writer makes reads back.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcapng.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void fuzz_pcapng_walk(const uint8_t *data, size_t size, int must_pass)
+{
+	static const char *const names[] = {
+		"MESSAGE", "__REALTIME_TIMESTAMP", "PRIORITY", "A",
+	};
+	struct pcapng_reader rd = { 0 };
+	struct pcapng_block blk;
+	struct pcapng_epb epb;
+	const uint8_t *v;
+	size_t off = 0, vlen, i;
+	int r;
+
+	while ((r = pcapng_next_block(&rd, data, size, &off, &blk)) == 1) {
+		if (blk.body < data || blk.body + blk.body_len > data + size ||
+		    off > size)
+			__builtin_trap();
+		if (blk.type == PCAPNG_BT_EPB &&
+		    pcapng_epb_parse(&rd, &blk, &epb) == 0 &&
+		    epb.data + epb.caplen > blk.body + blk.body_len)
+			__builtin_trap();
+		if (blk.type != PCAPNG_BT_SJE)
+			continue;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (pcapng_journal_field(blk.body, blk.body_len,
+						 names[i], &v, &vlen) == 0 &&
+			    (v < blk.body ||
+			     v + vlen > blk.body + blk.body_len))
+				__builtin_trap();
+	}
+	if (must_pass && r != 0)
+		__builtin_trap();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pcapng_buf b = { 0 }, e = { 0 };
+	struct ev_field f = { "MESSAGE", NULL };
+	char *msg;
+
+	fuzz_pcapng_walk(data, size, 0);
+
+	/* the input as a packet and as a message: written, read back */
+	msg = malloc(size + 1);
+	if (!msg)
+		return 0;
+	memcpy(msg, data, size);
+	msg[size] = '\0';
+	f.value = msg;
+	if (pcapng_put_shb(&b, "fuzz") == 0 &&
+	    pcapng_put_idb(&b, PCAPNG_LINKTYPE_USB_LINUX_MMAPPED, 0, "x", NULL,
+			   9) == 0 &&
+	    pcapng_put_epb(&b, 0, size, data, (uint32_t)size, 0) == 0 &&
+	    pcapng_journal_entry(&e, 1, 2, NULL, &f, 1) == 0 &&
+	    pcapng_put_sje(&b, e.data, e.len) == 0)
+		fuzz_pcapng_walk(b.data, b.len, 1);
+	pcapng_buf_free(&b);
+	pcapng_buf_free(&e);
+	free(msg);
+	return 0;
+}

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# usbtrail report over a recording made in the guest (usbtrail.ko, usbmon,
+# the kernel log; usbtrail stress on the UAS disk hitting medium not
+# present, then a stall with the UAS abort/reset chain): on the host, the
+# report names both incidents with their evidence and advice, and the
+# bundle has the device's descriptors in lsusb -v form, a capture tshark
+# reads, and no serial number.
+. "$(dirname "$0")/lib.sh"
+
+command -v tshark >/dev/null || skip "no tshark (tools/deps.sh installs it)"
+bin=$top/userspace/usbtrail
+rm -rf "$out/rec"
+tb --devices uas --fault medium-not-present@20480 --fault stall@4+8 \
+	--timeout 400 -- sh /tests/report-record.sh >"$out/stdout.txt" 2>&1 ||
+	fail "guest command failed"
+expect "$out/stdout.txt" 'record exit 1'	# stress saw the I/O error
+rec=$out/rec
+[ -s "$rec/events.jsonl" ] && [ -s "$rec/capture.pcapng" ] ||
+	fail "no recording in $rec"
+
+"$bin" report "$rec" --bundle "$out/bundle.tar.gz" >"$out/report.out" \
+	2>"$out/report.err" || fail "usbtrail report: $(cat "$out/report.err")"
+txt=$rec/report.txt
+expect "$txt" 'sense 02/3a/00 \(Not Ready: Medium not present\) on sda'
+expect "$txt" 'timeout .*on sda'
+expect "$txt" 'reset speed=SuperSpeed on sda'
+expect "$txt" 'evidence [0-9]+ .*trace .*scsi-done .*sense=02/3a/00'
+expect "$txt" 'For this recording: usb-storage.quirks=46f4:0003:u \(sda\)'
+expect "$txt" '^SEQ1M Q4T1 +[0-9.]+ +[0-9.]+ +1$'
+expect "$txt" 'Stopped +[0-9]+$'
+
+rm -rf "$out/bundle"
+mkdir "$out/bundle"
+tar -xzf "$out/bundle.tar.gz" -C "$out/bundle" || fail "bundle does not unpack"
+b=$out/bundle/usbtrail-bundle
+size=$(stat -c %s "$out/bundle.tar.gz")
+[ "$size" -le 1048576 ] || fail "bundle: $size bytes over 1 MiB"
+expect "$b/devices.txt" 'idVendor +0x46f4'
+expect "$b/devices.txt" 'bInterfaceProtocol +98 \(UAS\)'
+expect "$b/devices.txt" 'Command pipe \(0x01\)'
+expect "$b/usbmon-1u.txt" '^[0-9a-f]+ [0-9]+ [SC] Bo:2:002:'
+tshark -r "$b/capture.pcapng" >"$out/tshark.txt" 2>"$out/tshark.err" ||
+	fail "tshark -r: $(tail -n 3 "$out/tshark.err")"
+echo "ok: tshark reads $(wc -l <"$out/tshark.txt") frames of the bundle"
+if grep -rl usbtrail-uas "$out/bundle"; then
+	fail "the serial is in the bundle"
+fi
+echo "ok: no serial in the bundle"
+
+# The whole recording (thousands of trace records and packets) under
+# 64 KiB: cut around the incidents, still a capture tshark reads
+"$bin" report "$rec" -o "$out/small.html" --bundle "$out/small.tar.gz" \
+	--max-size 64K >"$out/small.out" 2>"$out/small.err" ||
+	fail "usbtrail report --max-size 64K: $(cat "$out/small.err")"
+size=$(stat -c %s "$out/small.tar.gz")
+[ "$size" -le 65536 ] || fail "bundle: $size bytes over 64 KiB"
+rm -rf "$out/small" && mkdir "$out/small"
+tar -xzf "$out/small.tar.gz" -C "$out/small" || fail "small bundle does not unpack"
+s=$out/small/usbtrail-bundle
+expect "$s/README.txt" 'kept within .* s of an incident only|no capture packets'
+full=$(tshark -r "$b/capture.pcapng" -Y usb 2>/dev/null | wc -l)
+small=$(tshark -r "$s/capture.pcapng" -Y usb 2>/dev/null | wc -l) ||
+	fail "tshark cannot read the small bundle's capture"
+[ "$small" -lt "$full" ] || fail "capture not cut: $small of $full packets"
+echo "ok: $size bytes, $small of $full USB packets around the incidents"

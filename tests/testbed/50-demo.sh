@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# make demo, end to end: its report names each injected failure on the
+# UAS disk at the time the test bed logged it (faults.log), within one
+# second; its bundle is within the default --max-size and tshark opens
+# the capture in it.
+. "$(dirname "$0")/lib.sh"
+
+command -v jq >/dev/null 2>&1 || skip "jq is not installed"
+DEMO_OUT=$out "$top/tools/demo" >"$out/demo.txt" 2>&1 ||
+	fail "make demo failed: $(tail -n 5 "$out/demo.txt")"
+rep=$out/rec/report.txt
+[ -s "$rep" ] || fail "no report.txt"
+[ -s "$out/rec/report.html" ] || fail "no report.html"
+expect "$out/guest.txt" '^record exit 1$'	# stress saw the I/O error
+disk=$(jq -r '.uas[0].block' "$out/rec/meta.json")
+[ -n "$disk" ] && [ "$disk" != null ] || fail "meta.json names no disk"
+
+# recording time 0 (report.txt's "+T s") on the wall clock
+t0=$(jq -r '(.started_t * 1e9 + .boot_to_realtime_ns) / 1e9' \
+	"$out/rec/meta.json")
+fault_time() {	# ERE -> wall-clock seconds of its first faults.log line
+	t=$(grep -E -m1 -- "$1" "$out/faults.log" | cut -d' ' -f1)
+	[ -n "$t" ] || fail "faults.log has no '$1'"
+	date -u -d "$(echo "$t" | sed 's/Z$//; s/T/ /')" +%s.%N
+}
+# named WHAT KIND-ERE FAULT-ERE [DELAY]: report.txt has an incident of
+# KIND on $disk within 1 s of the fault's time (plus DELAY seconds)
+named() {
+	ft=$(fault_time "$3")
+	awk -v t0="$t0" -v ft="$ft" -v d="${4:-0}" -v disk="$disk" \
+		-v kind="$2" '
+		/^== Incidents/ { on = 1; next }
+		/^== / { on = 0 }
+		on && /^#[0-9]+ +\+[0-9.]+ s / {
+			t = $2; sub(/^\+/, "", t)
+			rest = $0; sub(/^#[0-9]+ +\+[0-9.]+ s +/, "", rest)
+			if (rest ~ "^(" kind ")" && rest ~ " on " disk " " &&
+			    (t0 + t - ft - d < 1 && t0 + t - ft - d > -1)) {
+				print; found = 1; exit
+			}
+		}
+		END { exit !found }' "$rep" >"$out/named.txt" ||
+		fail "report.txt names no $1 on $disk within 1 s of '$3'${4:+ + $4 s}"
+	echo "ok: $1: $(cat "$out/named.txt")"
+}
+
+named "Medium not present" 'sense 02/3a/00' 'medium-not-present@20480 fired'
+named "the failed write" 'io-error sector=20480' 'medium-not-present@20480 fired'
+named "the stall, as a dip" 'dip ' 'stall@4\+8 start'
+# the SCSI timeout of the stalled disk is 2 s in the test bed
+named "the stall's command timeout" 'timeout' 'stall@4\+8 start' 2
+expect "$rep" "reset speed=SuperSpeed on $disk .*\[chain 1\]"
+expect "$rep" "recovered on $disk .*\[chain 1\]"
+expect "$rep" '^\* Medium not present'
+expect "$rep" '^\* Command timeout, abort and reset chain'
+
+# the bundle: within the default 1 MiB, its capture opens with tshark
+size=$(wc -c <"$out/bundle.tar.gz")
+[ "$size" -le 1048576 ] || fail "bundle.tar.gz is $size bytes, over 1 MiB"
+echo "ok: bundle.tar.gz is $size bytes"
+mkdir -p "$out/bundle" && tar -xzf "$out/bundle.tar.gz" -C "$out/bundle" ||
+	fail "bundle.tar.gz does not unpack"
+cap=$(find "$out/bundle" -name capture.pcapng | head -n 1)
+[ -n "$cap" ] || fail "no capture.pcapng in the bundle"
+if command -v tshark >/dev/null 2>&1; then
+	tshark -r "$cap" >"$out/tshark.txt" 2>"$out/tshark.err" ||
+		fail "tshark cannot read the bundle's capture: $(head -n 2 "$out/tshark.err")"
+	[ -s "$out/tshark.txt" ] || fail "tshark shows nothing in the capture"
+	echo "ok: tshark reads the bundle's capture: $(wc -l <"$out/tshark.txt") packets"
+fi

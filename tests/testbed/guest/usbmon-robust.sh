@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Guest side of 49-usbmon-pcapng-robust: usbtrail record with its usbmon
+# capture stopped by SIGINT, killed by SIGKILL, and run out of disk.
+disk=$TESTBED_UAS
+load() {	# SECONDS: keep the disk busy
+	end=$(($(cut -d. -f1 /proc/uptime) + $1))
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+		dd if="$disk" of=/dev/null bs=16k count=256 iflag=direct \
+			2>/dev/null
+	done
+}
+
+# 1. Ctrl-C (SIGINT) in the middle
+load 6 &
+usbtrail record -q -o /out/int --duration 60 >/out/int.out 2>/out/int.err &
+pid=$!
+sleep 4
+kill -INT $pid
+wait $pid
+echo "int exit $?"
+wait
+
+# 2. SIGKILL in the middle: no chance to flush (give it time to have
+# handed events to its sinks: it holds them 2.5 s to order them)
+load 14 &
+usbtrail record -q -o /out/kill --duration 60 >/out/kill.out 2>/out/kill.err &
+pid=$!
+sleep 10
+kill -KILL $pid
+wait $pid
+echo "kill exit $?"
+wait
+
+# 3. a full disk: 256 KiB of tmpfs, 1 KiB of each URB's data kept
+mkdir -p /mnt/small
+mount -t tmpfs -o size=256k tmpfs /mnt/small
+load 20 &
+usbtrail record -q -o /mnt/small/rec --payload 1024 --duration 30 \
+	>/out/full.out 2>/out/full.err
+echo "full exit $?"
+kill %1 2>/dev/null
+cp -r /mnt/small/rec /out/full
+df -k /mnt/small >/out/full.df

@@ -1,0 +1,1007 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bundle.c - the bug-report bundle (bundle.h): a ustar archive (tar.c)
+ * built in memory, compressed with zlib's gzip format, and cut down
+ * around the incidents until it fits the size limit.
+ *
+ * The recording's files are read once and prepared (serials hashed, URB
+ * data dropped unless the recording kept it on purpose); each attempt then
+ * only filters by time window and compresses.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "bundle.h"
+#include "evjson.h"
+#include "lsusb.h"
+#include "pcapng.h"
+#include "report.h"
+#include "tar.h"
+#include "usbdesc.h"
+#include "usbmon.h"
+
+#define BUNDLE_TOP		"usbtrail-bundle/"
+#define BUNDLE_SERIALS_MAX	64
+#define BUNDLE_KLOG_WINDOW	10.0	/* s of kernel log around incidents */
+#define BUNDLE_FILE_MAX		(4ull << 30)
+
+/* a growing text buffer */
+struct bundle_str {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void bundle_putn(struct bundle_str *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		p = realloc(b->s, cap);
+		if (!p) {
+			b->oom = true;
+			return;
+		}
+		b->s = p;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void bundle_printf(struct bundle_str *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void bundle_printf(struct bundle_str *b, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	bundle_putn(b, buf, (size_t)n < sizeof(buf) ? (size_t)n :
+		    sizeof(buf) - 1);
+}
+
+int bundle_scrub(const char *text, size_t len, const char *const *serials,
+		 unsigned int n, char **out, size_t *outlen)
+{
+	struct bundle_str b = { 0 };
+	char hash[80];
+	size_t i = 0;
+	unsigned int k;
+
+	bundle_putn(&b, "", 0);
+	while (i < len) {
+		/* the nearest occurrence of any serial from i on */
+		const char *best = NULL;
+		unsigned int bk = 0;
+
+		for (k = 0; k < n; k++) {
+			size_t sl = strlen(serials[k]);
+			const char *p = sl ? memmem(text + i, len - i,
+						    serials[k], sl) : NULL;
+
+			if (p && (!best || p < best ||
+				  (p == best && sl > strlen(serials[bk])))) {
+				best = p;
+				bk = k;
+			}
+		}
+		if (!best) {
+			bundle_putn(&b, text + i, len - i);
+			break;
+		}
+		bundle_putn(&b, text + i, (size_t)(best - (text + i)));
+		report_serial(serials[bk], false, hash, sizeof(hash));
+		bundle_putn(&b, hash, strlen(hash));
+		i = (size_t)(best - text) + strlen(serials[bk]);
+	}
+	if (b.oom) {
+		free(b.s);
+		return -ENOMEM;
+	}
+	*out = b.s;
+	*outlen = b.len;
+	return 0;
+}
+
+/* one line of events.jsonl, prepared */
+struct bundle_line {
+	uint64_t t_ns;
+	bool bulky;		/* trace or usbmon: cut first */
+	size_t off, len;	/* into bundle_ctx.lines */
+};
+
+/* one block of the capture, prepared */
+struct bundle_block {
+	uint64_t t_ns;		/* boottime; EPBs only */
+	bool epb;
+	size_t off, len;	/* into bundle_ctx.blocks */
+	size_t text_off, text_len; /* its 1u line in bundle_ctx.text, EPBs */
+};
+
+struct bundle_ctx {
+	const struct recording *r;
+	const struct bundle_opts *o;
+	const char *serials[BUNDLE_SERIALS_MAX];
+	unsigned int nserials;
+	uint64_t mtime;
+
+	struct bundle_str lines;
+	struct bundle_line *line;
+	size_t nline;
+	bool have_capture;
+	char capture_note[160];
+	struct bundle_str blocks;
+	struct bundle_str text;
+	struct bundle_block *block;
+	size_t nblock;
+
+	/* incident windows, boottime ns, sorted by start */
+	uint64_t *win_a, *win_b;
+	size_t nwin;
+};
+
+static int bundle_read(const char *dir, const char *name, char **buf,
+		       size_t *len)
+{
+	char path[4096];
+	struct bundle_str b = { 0 };
+	char chunk[65536];
+	int fd, err = 0;
+	ssize_t n;
+
+	if (name)
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	else
+		snprintf(path, sizeof(path), "%s", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	bundle_putn(&b, "", 0);
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		bundle_putn(&b, chunk, (size_t)n);
+		if (b.len > BUNDLE_FILE_MAX)
+			err = -EFBIG;
+		if (b.oom)
+			err = -ENOMEM;
+		if (err)
+			break;
+	}
+	close(fd);
+	if (err) {
+		free(b.s);
+		return err;
+	}
+	*buf = b.s;
+	*len = b.len;
+	return 0;
+}
+
+/* text with the serials hashed unless they are kept, appended to b */
+static void bundle_put_scrubbed(struct bundle_ctx *c, struct bundle_str *b,
+				const char *s, size_t len)
+{
+	char *out;
+	size_t n;
+
+	if (c->o->keep_serials || !c->nserials) {
+		bundle_putn(b, s, len);
+		return;
+	}
+	if (bundle_scrub(s, len, c->serials, c->nserials, &out, &n)) {
+		b->oom = true;
+		return;
+	}
+	bundle_putn(b, out, n);
+	free(out);
+}
+
+static int bundle_prepare_events(struct bundle_ctx *c)
+{
+	struct json_tokener *tok;
+	char *buf, *p, *end;
+	size_t len, cap = 0;
+	int err;
+
+	err = bundle_read(c->o->dir, "events.jsonl", &buf, &len);
+	if (err)
+		return err;
+	tok = json_tokener_new();
+	if (!tok) {
+		free(buf);
+		return -ENOMEM;
+	}
+	for (p = buf, end = buf + len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct json_object *o, *v;
+		struct bundle_line *l;
+		const char *type, *s;
+		size_t n;
+
+		if (!nl)
+			break;		/* a line cut short: not whole */
+		json_tokener_reset(tok);
+		o = json_tokener_parse_ex(tok, p, (int)(nl - p));
+		p = nl + 1;
+		if (!o || !json_object_is_type(o, json_type_object)) {
+			json_object_put(o);
+			continue;	/* malformed: left out */
+		}
+		if (c->nline == cap) {
+			struct bundle_line *nlines;
+
+			cap = cap ? cap * 2 : 4096;
+			nlines = realloc(c->line, cap * sizeof(*nlines));
+			if (!nlines) {
+				json_object_put(o);
+				err = -ENOMEM;
+				break;
+			}
+			c->line = nlines;
+		}
+		l = &c->line[c->nline++];
+		type = json_object_object_get_ex(o, "type", &v) ?
+		       json_object_get_string(v) : "";
+		l->bulky = !strcmp(type, "trace") || !strcmp(type, "usbmon");
+		l->t_ns = json_object_object_get_ex(o, "t", &v) ?
+			  (uint64_t)(json_object_get_double(v) * 1e9) : 0;
+		/* URB data only when the recording kept it on purpose */
+		if (!strcmp(type, "usbmon") && !c->r->payload_set)
+			json_object_object_del(o, "data");
+		s = json_object_to_json_string_ext(o, EVJSON_FLAGS);
+		n = strlen(s);
+		l->off = c->lines.len;
+		bundle_put_scrubbed(c, &c->lines, s, n);
+		bundle_putn(&c->lines, "\n", 1);
+		l->len = c->lines.len - l->off;
+		json_object_put(o);
+		if (c->lines.oom) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	json_tokener_free(tok);
+	free(buf);
+	return err;
+}
+
+static int64_t bundle_meta_int(const struct recording *r, const char *k)
+{
+	struct json_object *v;
+
+	if (r->meta && json_object_object_get_ex(r->meta, k, &v) &&
+	    json_object_is_type(v, json_type_int))
+		return json_object_get_int64(v);
+	return 0;
+}
+
+/* one EPB as its 1u text line, appended to c->text */
+static void bundle_epb_text(struct bundle_ctx *c, const struct pcapng_epb *e,
+			    uint64_t boot_ns)
+{
+	struct usbmon_event ev;
+	int64_t mono;
+	char line[512];
+
+	/* a packet cut by --payload, or by the bundle itself, still parses */
+	if (usbmon_parse_packet(e->data, e->caplen, &ev) < 0)
+		return;
+	mono = (int64_t)boot_ns - bundle_meta_int(c->r, "monotonic_to_boot_ns");
+	usbmon_format_1u(&ev, usbmon_text_tstamp(mono > 0 ? (uint64_t)mono :
+						   0), line, sizeof(line));
+	bundle_putn(&c->text, line, strlen(line));
+}
+
+static int bundle_prepare_capture(struct bundle_ctx *c)
+{
+	struct pcapng_reader rd = { 0 };
+	struct pcapng_block blk;
+	struct pcapng_buf out = { 0 };
+	size_t len, off = 0, cap = 0;
+	char *buf;
+	int err, ret;
+
+	err = bundle_read(c->o->dir, "capture.pcapng", &buf, &len);
+	if (err == -ENOENT) {
+		snprintf(c->capture_note, sizeof(c->capture_note),
+			 "the recording has no capture.pcapng (recorded with "
+			 "--no-pcap, or usbmon was not available)");
+		return 0;
+	}
+	if (err)
+		return err;
+	while ((ret = pcapng_next_block(&rd, (const uint8_t *)buf, len, &off,
+					&blk)) == 1) {
+		struct bundle_block *b;
+		struct pcapng_epb e;
+
+		if (rd.swapped && (!c->o->keep_serials || !c->r->payload_set)) {
+			snprintf(c->capture_note, sizeof(c->capture_note),
+				 "capture.pcapng left out: written in the other "
+				 "byte order, which this version cannot scrub");
+			err = 0;
+			goto out;
+		}
+		if (c->nblock == cap) {
+			struct bundle_block *nb;
+
+			cap = cap ? cap * 2 : 1024;
+			nb = realloc(c->block, cap * sizeof(*nb));
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			c->block = nb;
+		}
+		b = &c->block[c->nblock];
+		memset(b, 0, sizeof(*b));
+		out.len = 0;
+		if (blk.type == PCAPNG_BT_EPB &&
+		    !pcapng_epb_parse(&rd, &blk, &e)) {
+			uint32_t keep = e.caplen;
+
+			b->epb = true;
+			b->t_ns = e.ts - c->r->boot_to_real_ns;
+			/* the header (and ISO descriptors) only */
+			if (!c->r->payload_set && keep > USBMON_HDR_SIZE) {
+				uint32_t ndesc;
+
+				memcpy(&ndesc, e.data + 60, 4);
+				keep = USBMON_HDR_SIZE;
+				if (ndesc <= USBMON_ISODESC_MAX &&
+				    USBMON_HDR_SIZE + ndesc *
+				    USBMON_ISODESC_SIZE <= e.caplen)
+					keep += ndesc * USBMON_ISODESC_SIZE;
+			}
+			/* the text shows what the capture keeps, no more */
+			b->text_off = c->text.len;
+			e.caplen = keep;
+			bundle_epb_text(c, &e, b->t_ns);
+			b->text_len = c->text.len - b->text_off;
+			if (!rd.swapped)
+				err = pcapng_put_epb(&out, e.if_id, e.ts, e.data,
+						     keep, e.origlen);
+		} else if (blk.type == PCAPNG_BT_SJE && !rd.swapped &&
+			   !c->o->keep_serials && c->nserials) {
+			size_t n = blk.body_len, sn;
+			char *s;
+
+			while (n && !blk.body[n - 1])
+				n--;	/* the block's padding */
+			err = bundle_scrub((const char *)blk.body, n,
+					   c->serials, c->nserials, &s, &sn);
+			if (!err) {
+				err = pcapng_put_sje(&out, s, sn);
+				free(s);
+			}
+		}
+		if (err)
+			goto out;
+		b->off = c->blocks.len;
+		if (out.len)
+			bundle_putn(&c->blocks, (const char *)out.data,
+				    out.len);
+		else
+			bundle_putn(&c->blocks, buf + off - blk.total_len,
+				    blk.total_len);
+		b->len = c->blocks.len - b->off;
+		c->nblock++;
+		if (c->blocks.oom || c->text.oom) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	if (ret < 0)
+		snprintf(c->capture_note, sizeof(c->capture_note),
+			 "capture.pcapng ends in a damaged block at byte %zu: "
+			 "the bundle has the whole blocks before it", off);
+	c->have_capture = c->nblock > 0;
+out:
+	pcapng_buf_free(&out);
+	free(buf);
+	return err;
+}
+
+static int bundle_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the incidents' times (and a dip's end), sorted */
+static int bundle_prepare_windows(struct bundle_ctx *c)
+{
+	const struct recording *r = c->r;
+	size_t i, n = 0;
+
+	c->win_a = calloc(2 * r->nevs + 2, sizeof(uint64_t));
+	if (!c->win_a)
+		return -ENOMEM;
+	c->win_b = c->win_a + r->nevs + 1;
+	for (i = 0; i < r->nevs; i++) {
+		const struct ev *ev = &r->evs[i];
+
+		if (ev->type != EV_INCIDENT)
+			continue;
+		c->win_a[n] = ev->t_ns;
+		n++;
+	}
+	if (!n)
+		c->win_a[n++] = r->t_last_ns;	/* no incident: the end */
+	qsort(c->win_a, n, sizeof(uint64_t), bundle_cmp_u64);
+	/* a dip lasts: its end is a point of interest too */
+	for (i = 0; i < r->nevs; i++) {
+		const struct ev *ev = &r->evs[i];
+		size_t k;
+
+		if (ev->type != EV_INCIDENT ||
+		    ev->u.incident.inc.kind != CLASSIFY_DIP)
+			continue;
+		for (k = 0; k < n; k++)
+			if (c->win_a[k] == ev->t_ns)
+				break;
+		if (k < n && !c->win_b[k])
+			c->win_b[k] = ev->t_ns + (uint64_t)(
+				ev->u.incident.dip_secs * 1e9);
+	}
+	for (i = 0; i < n; i++)
+		if (c->win_b[i] < c->win_a[i])
+			c->win_b[i] = c->win_a[i];
+	c->nwin = n;
+	return 0;
+}
+
+/* t within w seconds of an incident; w < 0: everything, 0: nothing */
+static bool bundle_near(const struct bundle_ctx *c, uint64_t t, double w)
+{
+	uint64_t wn = (uint64_t)(w * 1e9);
+	size_t i;
+
+	if (w < 0)
+		return true;
+	if (w == 0)
+		return false;
+	for (i = 0; i < c->nwin; i++)
+		if (t + wn >= c->win_a[i] && t <= c->win_b[i] + wn)
+			return true;
+	return false;
+}
+
+static void bundle_kernel_log(struct bundle_ctx *c, struct bundle_str *b)
+{
+	const struct recording *r = c->r;
+	uint64_t wn = (uint64_t)(BUNDLE_KLOG_WINDOW * 1e9);
+	size_t i, k;
+	char sum[600];
+
+	bundle_printf(b, "# Kernel log lines within %.0f s of each incident, "
+		      "on the recording's clock (CLOCK_BOOTTIME, seconds).\n",
+		      BUNDLE_KLOG_WINDOW);
+	for (i = 0; i < r->nevs; i++) {
+		const struct ev *inc = &r->evs[i];
+
+		if (inc->type != EV_INCIDENT)
+			continue;
+		ev_incident_summary(inc, sum, sizeof(sum));
+		bundle_printf(b, "\n## incident %" PRIu64 " at %.6f: ", inc->id,
+			      (double)inc->t_ns / 1e9);
+		bundle_put_scrubbed(c, b, sum, strlen(sum));
+		bundle_putn(b, "\n", 1);
+		for (k = 0; k < r->nevs; k++) {
+			const struct ev *ev = &r->evs[k];
+			uint64_t end = inc->t_ns + (uint64_t)(
+				inc->u.incident.dip_secs * 1e9);
+
+			if (ev->type != EV_KLOG || ev->t_ns + wn < inc->t_ns ||
+			    ev->t_ns > end + wn)
+				continue;
+			bundle_printf(b, "[%12.6f] <%d> ",
+				      (double)ev->t_ns / 1e9, ev->u.klog.level);
+			bundle_put_scrubbed(c, b, ev->u.klog.text,
+					    strlen(ev->u.klog.text));
+			bundle_putn(b, "\n", 1);
+		}
+	}
+}
+
+static void bundle_json_member(struct bundle_ctx *c, struct bundle_str *b,
+			       const char *key)
+{
+	struct json_object *v;
+	const char *s;
+
+	if (!c->r->meta || !json_object_object_get_ex(c->r->meta, key, &v)) {
+		bundle_printf(b, "(%s: not in meta.json)\n", key);
+		return;
+	}
+	s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	bundle_put_scrubbed(c, b, s, strlen(s));
+	bundle_putn(b, "\n", 1);
+}
+
+/* meta.json "descriptors" (recorded from sysfs), lsusb -v style */
+static void bundle_descriptors(struct bundle_ctx *c, struct bundle_str *b)
+{
+	struct json_object *o;
+	struct usbdesc_device *d;
+
+	if (!c->r->meta ||
+	    !json_object_object_get_ex(c->r->meta, "descriptors", &o) ||
+	    !json_object_is_type(o, json_type_object)) {
+		bundle_printf(b, "\n# The recording has no raw descriptors "
+			      "(made by an older usbtrail record); lsusb -v -d "
+			      "VID:PID on the machine gives them.\n");
+		return;
+	}
+	d = malloc(sizeof(*d));
+	if (!d) {
+		b->oom = true;
+		return;
+	}
+	json_object_object_foreach(o, usb, v) {
+		const char *hex = json_object_get_string(v);
+		size_t n = hex ? strlen(hex) / 2 : 0, i;
+		bool ss = false;
+		uint8_t *raw;
+		char *text = NULL;
+		size_t tlen = 0;
+		FILE *f;
+
+		bundle_printf(b, "\n# Descriptors of usb %s as sysfs had them "
+			      "when recording began (lsusb -v layout)\n", usb);
+		raw = malloc(n + 1);
+		if (!raw) {
+			b->oom = true;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			unsigned int x;
+
+			if (sscanf(hex + 2 * i, "%2x", &x) != 1)
+				break;
+			raw[i] = (uint8_t)x;
+		}
+		for (i = 0; i < c->r->ndisks; i++)
+			if (!strcmp(c->r->disks[i].usb, usb))
+				ss = c->r->disks[i].device.speed_mbps >= 5000;
+		if (usbdesc_parse_sysfs(raw, n, d) < 0) {
+			bundle_printf(b, "(malformed: %zu bytes)\n", n);
+		} else {
+			f = open_memstream(&text, &tlen);
+			if (f) {
+				lsusb_print(f, d, ss);
+				fclose(f);
+				bundle_putn(b, text, tlen);
+			}
+			free(text);
+		}
+		free(raw);
+	}
+	free(d);
+}
+
+static void bundle_devices(struct bundle_ctx *c, struct bundle_str *b)
+{
+	const struct recording *r = c->r;
+	unsigned int i;
+	char serial[80];
+
+	bundle_printf(b, "# USB disks of the recording (its device events), "
+		      "in the manner of lsusb.\n");
+	for (i = 0; i < r->ndisks; i++) {
+		const struct recording_disk *d = &r->disks[i];
+		const struct ev_device *dv = &d->device;
+
+		if (!d->have_device)
+			continue;
+		report_serial(dv->serial, c->o->keep_serials, serial,
+			      sizeof(serial));
+		bundle_printf(b, "\nBus %03d Device %03d: ID %04x:%04x ",
+			      d->busnum, d->devnum, dv->vid, dv->pid);
+		bundle_put_scrubbed(c, b, dv->product, strlen(dv->product));
+		bundle_printf(b, "\n  port path     %s\n  disk          %s\n"
+			      "  speed         %u Mbit/s\n  driver        %s\n"
+			      "  iSerial       %s\n  host          %s (%s)\n",
+			      d->usb, d->disk, dv->speed_mbps, dv->driver,
+			      serial[0] ? serial : "(none)", dv->hcd,
+			      dv->hcd_driver);
+	}
+	bundle_descriptors(c, b);
+	bundle_printf(b, "\n# The 'usbtrail uas' verdicts when recording "
+		      "began (uas-verdicts.json has them whole):\n");
+	bundle_json_member(c, b, "uas");
+}
+
+static void bundle_kernel(struct bundle_ctx *c, struct bundle_str *b)
+{
+	const struct recording *r = c->r;
+	const char *keys[] = { "usbtrail", "kernel", "trace_source", "sources",
+			       "sinks", "notes", "incidents", "events",
+			       "dropped", "seconds", "stopped_by" };
+	size_t i;
+
+	bundle_printf(b, "# Kernel, usbtrail version and the recorder's "
+		      "counters (from meta.json)\n");
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		bundle_printf(b, "\n%s: ", keys[i]);
+		bundle_json_member(c, b, keys[i]);
+	}
+	bundle_printf(b, "\nlost events (the recording's lost events):\n");
+	for (i = 0; i < r->nevs; i++)
+		if (r->evs[i].type == EV_LOST)
+			bundle_printf(b, "  %.6f %s: %" PRIu64 " (total %"
+				      PRIu64 "): %s\n",
+				      (double)r->evs[i].t_ns / 1e9,
+				      ev_source_name(r->evs[i].u.lost.source),
+				      r->evs[i].u.lost.count,
+				      r->evs[i].u.lost.total,
+				      r->evs[i].u.lost.why);
+}
+
+static void bundle_readme(struct bundle_ctx *c, struct bundle_str *b,
+			  const char *trim)
+{
+	bundle_printf(b,
+"usbtrail bug-report bundle\n"
+"==========================\n\n"
+"Made by 'usbtrail report --bundle' from a recording of 'usbtrail record'.\n"
+"Times are CLOCK_BOOTTIME seconds unless said otherwise (docs/formats.md).\n\n"
+"report.txt        the report: devices, throughput, incidents with the kernel\n"
+"                  lines and trace records behind each, what to try next\n"
+"report.html       the same with plots; opens from disk, fetches nothing\n"
+"capture.pcapng    usbmon packets and kernel lines for Wireshark/tshark\n"
+"usbmon-1u.txt     the same packets as usbmon's 1u text\n"
+"                  (/sys/kernel/debug/usb/usbmon/Nu), the form maintainers ask for\n"
+"events.jsonl      every recorded event, one JSON object a line\n"
+"kernel-log.txt    the kernel log around each incident\n"
+"devices.txt       the USB disks (id, speed, driver, port, host controller)\n"
+"uas-verdicts.json the 'usbtrail uas' verdict of each USB storage interface\n"
+"kernel.txt        kernel version, usbtrail version, sources and their counters\n"
+"meta.json         the recording's own description\n\n");
+	bundle_printf(b, "Size: kept under %" PRIu64 " bytes (--max-size). %s\n",
+		      c->o->max_size, trim[0] ? trim : "Nothing was cut.");
+	if (c->capture_note[0])
+		bundle_printf(b, "Capture: %s.\n", c->capture_note);
+	bundle_printf(b, "Serial numbers: %s\n", c->o->keep_serials ?
+		      "kept as the devices report them (--keep-serials)." :
+		      "replaced everywhere by 'sha256:' and the first 16 hex "
+		      "digits of their SHA-256 (--keep-serials keeps them).");
+	bundle_printf(b, "URB data: %s\n", c->r->payload_set ?
+		      "kept as recorded (the recording was made with "
+		      "--payload on purpose)." :
+		      "dropped: packets keep usbmon's header (and ISO "
+		      "descriptors) only; record with --payload N to keep N "
+		      "bytes on purpose.");
+}
+
+static int bundle_add_str(struct tar_buf *t, const char *name,
+			  struct bundle_str *s, uint64_t mtime)
+{
+	char full[128];
+	int err;
+
+	if (s->oom) {
+		free(s->s);
+		return -ENOMEM;
+	}
+	snprintf(full, sizeof(full), BUNDLE_TOP "%s", name);
+	err = tar_add(t, full, s->s ? s->s : "", s->len, mtime);
+	free(s->s);
+	memset(s, 0, sizeof(*s));
+	return err;
+}
+
+/* a file written before (report.txt), serials hashed */
+static int bundle_add_file(struct bundle_ctx *c, struct tar_buf *t,
+			   const char *name, const char *path)
+{
+	struct bundle_str s = { 0 };
+	char *buf;
+	size_t len;
+	int err;
+
+	if (!path)
+		return 0;
+	err = bundle_read(path, NULL, &buf, &len);
+	if (err)
+		return err;
+	bundle_put_scrubbed(c, &s, buf, len);
+	free(buf);
+	return bundle_add_str(t, name, &s, c->mtime);
+}
+
+static int bundle_gzip(const struct tar_buf *t, uint8_t **out, size_t *len)
+{
+	z_stream z;
+	uint8_t *buf;
+	size_t cap;
+	int ret;
+
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	cap = deflateBound(&z, t->len) + 64;
+	buf = malloc(cap);
+	if (!buf) {
+		deflateEnd(&z);
+		return -ENOMEM;
+	}
+	z.next_in = t->data;
+	z.avail_in = (uInt)t->len;
+	z.next_out = buf;
+	z.avail_out = (uInt)cap;
+	ret = deflate(&z, Z_FINISH);
+	*len = z.total_out;
+	deflateEnd(&z);
+	if (ret != Z_STREAM_END) {
+		free(buf);
+		return -EIO;
+	}
+	*out = buf;
+	return 0;
+}
+
+/* one attempt at window w; the archive in *t */
+static int bundle_build(struct bundle_ctx *c, double w, const char *trim,
+			struct tar_buf *t)
+{
+	struct bundle_str s = { 0 };
+	size_t i;
+	int err;
+
+	bundle_readme(c, &s, trim);
+	err = bundle_add_str(t, "README.txt", &s, c->mtime);
+	if (!err)
+		err = bundle_add_file(c, t, "report.txt", c->o->report_txt);
+	if (!err)
+		err = bundle_add_file(c, t, "report.html", c->o->report_html);
+	if (err)
+		return err;
+	if (c->have_capture) {
+		for (i = 0; i < c->nblock; i++)
+			if (!c->block[i].epb || bundle_near(c, c->block[i].t_ns,
+							    w))
+				bundle_putn(&s, c->blocks.s + c->block[i].off,
+					    c->block[i].len);
+		err = bundle_add_str(t, "capture.pcapng", &s, c->mtime);
+		if (err)
+			return err;
+		for (i = 0; i < c->nblock; i++)
+			if (c->block[i].epb && bundle_near(c, c->block[i].t_ns,
+							   w))
+				bundle_putn(&s, c->text.s + c->block[i].text_off,
+					    c->block[i].text_len);
+		err = bundle_add_str(t, "usbmon-1u.txt", &s, c->mtime);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < c->nline; i++)
+		if (!c->line[i].bulky || bundle_near(c, c->line[i].t_ns, w))
+			bundle_putn(&s, c->lines.s + c->line[i].off,
+				    c->line[i].len);
+	err = bundle_add_str(t, "events.jsonl", &s, c->mtime);
+	if (err)
+		return err;
+	bundle_kernel_log(c, &s);
+	err = bundle_add_str(t, "kernel-log.txt", &s, c->mtime);
+	if (err)
+		return err;
+	bundle_devices(c, &s);
+	err = bundle_add_str(t, "devices.txt", &s, c->mtime);
+	if (err)
+		return err;
+	bundle_json_member(c, &s, "uas");
+	err = bundle_add_str(t, "uas-verdicts.json", &s, c->mtime);
+	if (err)
+		return err;
+	bundle_kernel(c, &s);
+	err = bundle_add_str(t, "kernel.txt", &s, c->mtime);
+	if (err)
+		return err;
+	if (c->r->meta) {
+		const char *m = json_object_to_json_string_ext(c->r->meta,
+			JSON_C_TO_STRING_PRETTY |
+			JSON_C_TO_STRING_NOSLASHESCAPE);
+
+		bundle_put_scrubbed(c, &s, m, strlen(m));
+		err = bundle_add_str(t, "meta.json", &s, c->mtime);
+		if (err)
+			return err;
+	}
+	return tar_finish(t);
+}
+
+/* one bundle at window w (seconds; -1 all, 0 none), compressed, in *gz */
+static int bundle_attempt(struct bundle_ctx *c, double w,
+			  struct bundle_result *res, uint8_t **gz,
+			  size_t *gzlen)
+{
+	struct tar_buf t = { 0 };
+	int err;
+
+	if (w < 0)
+		res->trimmed[0] = '\0';
+	else if (w > 0)
+		snprintf(res->trimmed, sizeof(res->trimmed), "capture packets "
+			 "and trace records kept within %g s of an incident "
+			 "only", w);
+	else
+		snprintf(res->trimmed, sizeof(res->trimmed), "no capture "
+			 "packets and no trace records kept (kernel lines, "
+			 "incidents and samples only)");
+	*gz = NULL;
+	err = bundle_build(c, w, res->trimmed, &t);
+	if (!err)
+		err = bundle_gzip(&t, gz, gzlen);
+	tar_free(&t);
+	return err;
+}
+
+static int bundle_save(const struct bundle_opts *o, const uint8_t *data,
+		       size_t len)
+{
+	char local[4200], *tmp = o->tmp ? o->tmp : local;
+	size_t tmplen = o->tmp ? o->tmplen : sizeof(local), off = 0;
+	int fd, err = 0;
+
+	if ((size_t)snprintf(tmp, tmplen, "%s.tmp.XXXXXX", o->path) >= tmplen) {
+		tmp[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		tmp[0] = '\0';
+		return err;
+	}
+	fchmod(fd, 0644);
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -ENOSPC;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, o->path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	tmp[0] = '\0';
+	return err;
+}
+
+static void bundle_ctx_free(struct bundle_ctx *c)
+{
+	free(c->lines.s);
+	free(c->line);
+	free(c->blocks.s);
+	free(c->text.s);
+	free(c->block);
+	free(c->win_a);
+}
+
+int bundle_write(const struct recording *r, const struct bundle_opts *o,
+		 struct bundle_result *res)
+{
+	/* seconds around incidents; -1 all, 0 none */
+	static const double windows[] = { -1, 30, 10, 5, 2, 1, 0.5, 0.2, 0.1,
+					  0 };
+	struct bundle_ctx c = { .r = r, .o = o };
+	uint8_t *gz = NULL;
+	uint8_t *best = NULL;
+	size_t gzlen = 0, bestlen = 0, w, nw, lo, hi;
+	char trimmed[sizeof(res->trimmed)];
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	c.mtime = (uint64_t)time(NULL);
+	c.nserials = recording_serials(r, c.serials, BUNDLE_SERIALS_MAX);
+	err = bundle_prepare_windows(&c);
+	if (!err) {
+		snprintf(res->error, sizeof(res->error), "events.jsonl");
+		err = bundle_prepare_events(&c);
+	}
+	if (!err) {
+		snprintf(res->error, sizeof(res->error), "capture.pcapng");
+		err = bundle_prepare_capture(&c);
+	}
+	if (err)
+		goto out;
+	res->error[0] = '\0';
+	/*
+	 * The smallest form first: if even that does not fit, say so at
+	 * once.  Otherwise the widest window that fits: sizes shrink as the
+	 * window narrows, so a binary search over the windows finds it in a
+	 * few attempts.  best holds the bundle of window hi, which fits.
+	 */
+	nw = sizeof(windows) / sizeof(windows[0]);
+	hi = nw - 1;
+	err = bundle_attempt(&c, windows[hi], res, &best, &bestlen);
+	if (err)
+		goto out;
+	gz = best;
+	gzlen = bestlen;
+	if (bestlen <= o->max_size) {
+		snprintf(trimmed, sizeof(trimmed), "%s", res->trimmed);
+		lo = 0;
+		while (lo < hi) {
+			w = (lo + hi) / 2;
+			err = bundle_attempt(&c, windows[w], res, &gz, &gzlen);
+			if (err)
+				goto out;
+			if (gzlen <= o->max_size) {
+				free(best);
+				best = gz;
+				bestlen = gzlen;
+				snprintf(trimmed, sizeof(trimmed), "%s",
+					 res->trimmed);
+				hi = w;
+			} else {
+				free(gz);
+				lo = w + 1;
+			}
+			gz = NULL;
+		}
+		gz = best;
+		gzlen = bestlen;
+		snprintf(res->trimmed, sizeof(res->trimmed), "%s", trimmed);
+	}
+	best = NULL;
+	if (gzlen > o->max_size) {
+		snprintf(res->error, sizeof(res->error), "%zu bytes even with "
+			 "%s, over --max-size %" PRIu64, gzlen, res->trimmed,
+			 o->max_size);
+		err = -EFBIG;
+		goto out;
+	}
+	err = bundle_save(o, gz, gzlen);
+	if (err)
+		snprintf(res->error, sizeof(res->error), "writing %s", o->path);
+	else
+		res->size = gzlen;
+out:
+	free(gz);
+	free(best);
+	bundle_ctx_free(&c);
+	return err;
+}

@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * recording.c - a recording directory read back into tables for the
+ * report (recording.h).  Parsing takes bytes; only recording_load() opens
+ * files.  Nothing here logs: counts of what was skipped go to the caller.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "datatab.h"
+#include "evjson.h"
+#include "modrec.h"
+#include "recording.h"
+
+void recording_init(struct recording *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->payload = -1;
+}
+
+void recording_free(struct recording *r)
+{
+	if (!r)
+		return;
+	json_object_put(r->meta);
+	free(r->evs);
+	free(r->traces);
+	free(r->samples);
+	free(r->index);
+	recording_init(r);
+}
+
+static struct json_object *recording_get(struct json_object *o,
+					 const char *k)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, k, &v))
+		return NULL;
+	return v;
+}
+
+const char *recording_meta_str(const struct recording *r, const char *k1,
+			       const char *k2)
+{
+	struct json_object *v = recording_get(r->meta, k1);
+
+	if (k2)
+		v = recording_get(v, k2);
+	if (!v || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+int recording_parse_meta(struct recording *r, const char *buf, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *o, *v;
+
+	if (len > INT32_MAX)
+		return -EINVAL;
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	o = json_tokener_parse_ex(tok, buf, (int)len);
+	json_tokener_free(tok);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return -EINVAL;
+	}
+	json_object_put(r->meta);
+	r->meta = o;
+	v = recording_get(o, "payload");
+	if (v && json_object_is_type(v, json_type_int))
+		r->payload = (int)json_object_get_int64(v);
+	v = recording_get(o, "payload_set");
+	r->payload_set = v && json_object_is_type(v, json_type_boolean) &&
+			 json_object_get_boolean(v);
+	v = recording_get(o, "boot_to_realtime_ns");
+	if (v && json_object_is_type(v, json_type_int)) {
+		r->boot_to_real_ns = (uint64_t)json_object_get_int64(v);
+		r->have_boot_to_real = true;
+	}
+	return 0;
+}
+
+/* grow *p (of *cap elements of size sz) to hold n + 1 */
+static int recording_grow(void **p, size_t *cap, size_t n, size_t sz)
+{
+	size_t ncap;
+	void *np;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 256;
+	np = realloc(*p, ncap * sz);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+unsigned int recording_serials(const struct recording *r, const char **out,
+			       unsigned int max)
+{
+	unsigned int n = 0, k;
+	size_t i;
+
+	for (i = 0; i < r->nevs && n < max; i++) {
+		const char *s = r->evs[i].u.device.serial;
+
+		if (r->evs[i].type != EV_DEVICE || !s[0])
+			continue;
+		for (k = 0; k < n; k++)
+			if (!strcmp(out[k], s))
+				break;
+		if (k == n)
+			out[n++] = s;
+	}
+	return n;
+}
+
+int recording_disk_find(const struct recording *r, const char *disk)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->ndisks; i++)
+		if (!strcmp(r->disks[i].disk, disk))
+			return (int)i;
+	return -1;
+}
+
+static int recording_disk_get(struct recording *r, const struct ev *ev)
+{
+	struct recording_disk *d;
+	int i;
+
+	if (!ev->ident.disk[0])
+		return -1;
+	i = recording_disk_find(r, ev->ident.disk);
+	if (i >= 0)
+		return i;
+	if (r->ndisks == RECORDING_DISKS_MAX)
+		return -1;
+	d = &r->disks[r->ndisks];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->disk, sizeof(d->disk), "%s", ev->ident.disk);
+	snprintf(d->usb, sizeof(d->usb), "%s", ev->ident.usb);
+	d->busnum = ev->ident.busnum;
+	d->devnum = ev->ident.devnum;
+	return (int)r->ndisks++;
+}
+
+static void recording_ep_count(struct recording *r, const struct ev *ev)
+{
+	const struct usbtrail_rec_xhci *x = &ev->u.rec.u.xhci;
+	struct recording_ep *e = NULL;
+	unsigned int i;
+
+	for (i = 0; i < r->neps; i++) {
+		e = &r->eps[i];
+		if (e->busnum == x->busnum && e->devnum == x->devnum &&
+		    e->dci == x->ep && e->epaddr == x->epaddr)
+			break;
+	}
+	if (i == r->neps) {
+		if (r->neps == RECORDING_EPS_MAX) {
+			r->skipped++;
+			return;
+		}
+		e = &r->eps[r->neps++];
+		memset(e, 0, sizeof(*e));
+		e->busnum = x->busnum;
+		e->devnum = x->devnum;
+		e->dci = x->ep;
+		e->epaddr = x->epaddr;
+		snprintf(e->disk, sizeof(e->disk), "%s", ev->ident.disk);
+	}
+	if (!e->disk[0] && ev->ident.disk[0])
+		snprintf(e->disk, sizeof(e->disk), "%s", ev->ident.disk);
+	e->cc[x->cc]++;
+	e->total++;
+}
+
+static int recording_add(struct recording *r, const struct ev *ev)
+{
+	int d;
+
+	if (r->nevs + r->ntraces + r->nsamples >= RECORDING_EVENTS_MAX) {
+		r->skipped++;
+		return 0;
+	}
+	switch (ev->type) {
+	case EV_TRACE:
+		if (ev->u.rec.type == USBTRAIL_REC_XHCI_TRANSFER)
+			recording_ep_count(r, ev);
+		if (recording_grow((void **)&r->traces, &r->captraces,
+				   r->ntraces, sizeof(*r->traces)))
+			return -ENOMEM;
+		r->traces[r->ntraces].id = ev->id;
+		r->traces[r->ntraces].t_ns = ev->t_ns;
+		r->traces[r->ntraces++].rec = ev->u.rec;
+		return 0;
+	case EV_SAMPLE:
+		d = recording_disk_get(r, ev);
+		if (d < 0) {
+			r->skipped++;
+			return 0;
+		}
+		if (recording_grow((void **)&r->samples, &r->capsamples,
+				   r->nsamples, sizeof(*r->samples)))
+			return -ENOMEM;
+		r->samples[r->nsamples].t_ns = ev->t_ns;
+		r->samples[r->nsamples].disk = (unsigned int)d;
+		r->samples[r->nsamples++].s = ev->u.sample;
+		return 0;
+	case EV_DEVICE:
+		d = recording_disk_get(r, ev);
+		if (d >= 0) {
+			r->disks[d].device = ev->u.device;
+			r->disks[d].have_device = true;
+			if (ev->ident.usb[0])
+				snprintf(r->disks[d].usb,
+					 sizeof(r->disks[d].usb), "%s",
+					 ev->ident.usb);
+			if (ev->ident.busnum >= 0)
+				r->disks[d].busnum = ev->ident.busnum;
+			if (ev->ident.devnum >= 0)
+				r->disks[d].devnum = ev->ident.devnum;
+		}
+		break;
+	case EV_KLOG:
+	case EV_USBMON:
+	case EV_MARKER:
+	case EV_LOST:
+	case EV_INCIDENT:
+	case EV_TYPE_MAX:
+		break;
+	}
+	if (recording_grow((void **)&r->evs, &r->capevs, r->nevs,
+			   sizeof(*r->evs)))
+		return -ENOMEM;
+	r->evs[r->nevs++] = *ev;
+	return 0;
+}
+
+int recording_parse_events(struct recording *r, const char *buf, size_t len)
+{
+	struct ev *ev = malloc(sizeof(*ev));
+	size_t off = 0;
+	int ret = 0;
+
+	if (!ev)
+		return -ENOMEM;
+	while (off < len) {
+		const char *line = buf + off;
+		const char *nl = memchr(line, '\n', len - off);
+		size_t n = nl ? (size_t)(nl - line) : len - off;
+		int err;
+
+		off += n + (nl ? 1 : 0);
+		if (!n)
+			continue;
+		r->lines++;
+		if (!nl) {
+			/* cut short by a kill: not a whole line */
+			r->malformed++;
+			break;
+		}
+		err = evjson_parse_event(line, n, ev);
+		if (err == -ENOTSUP) {
+			r->usbmon++;
+			r->count[EV_USBMON]++;
+			continue;
+		}
+		if (err == -ENOMEM) {
+			ret = err;
+			break;
+		}
+		if (err) {
+			r->malformed++;
+			continue;
+		}
+		r->count[ev->type]++;
+		if (!r->t_first_ns || ev->t_ns < r->t_first_ns)
+			r->t_first_ns = ev->t_ns;
+		if (ev->t_ns > r->t_last_ns)
+			r->t_last_ns = ev->t_ns;
+		ret = recording_add(r, ev);
+		if (ret)
+			break;
+	}
+	free(ev);
+	return ret;
+}
+
+static int recording_cmp_sample(const void *a, const void *b)
+{
+	const struct recording_sample *x = a, *y = b;
+
+	if (x->disk != y->disk)
+		return x->disk < y->disk ? -1 : 1;
+	return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
+static int recording_cmp_idx(const void *a, const void *b)
+{
+	const struct recording_idx *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* "key=value" in a stress marker's text; NULL if absent */
+static const char *recording_kv(const char *text, const char *key,
+				char *val, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	while ((p = strstr(p, key))) {
+		if ((p == text || p[-1] == ' ') && p[kl] == '=') {
+			size_t n = strcspn(p + kl + 1, " ");
+
+			if (n >= len)
+				n = len - 1;
+			memcpy(val, p + kl + 1, n);
+			val[n] = '\0';
+			return val;
+		}
+		p += kl;
+	}
+	return NULL;
+}
+
+static bool recording_word(const char *name, const char *word)
+{
+	char buf[32];
+	char *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", name);
+	for (tok = strtok_r(buf, "-", &save); tok;
+	     tok = strtok_r(NULL, "-", &save))
+		if (!strcasecmp(tok, word))
+			return true;
+	return false;
+}
+
+/* One "usbtrail-stress: phase=P event=E ..." marker into r->stress. */
+static void recording_stress_marker(struct recording *r, const struct ev *ev)
+{
+	const char *text = ev->u.marker.text;
+	char phase[32], event[16], v[32];
+	struct recording_stress *s = NULL;
+	int i;
+
+	if (strncmp(text, "usbtrail-stress: ", 17) ||
+	    !recording_kv(text, "phase", phase, sizeof(phase)) ||
+	    !recording_kv(text, "event", event, sizeof(event)) ||
+	    !strcmp(phase, "run"))
+		return;
+	/* the latest phase of that name not yet ended */
+	for (i = (int)r->nstress - 1; i >= 0; i--)
+		if (!strcmp(r->stress[i].name, phase) && !r->stress[i].ended) {
+			s = &r->stress[i];
+			break;
+		}
+	if (!strcmp(event, "start")) {
+		if (r->nstress == RECORDING_STRESS_MAX)
+			return;
+		s = &r->stress[r->nstress++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "%s", phase);
+		s->write = recording_word(phase, "write") ||
+			   recording_word(phase, "mixed");
+		s->random = recording_word(phase, "random") ||
+			    !strncmp(phase, "4K-QD", 5);
+		if (recording_kv(text, "block", v, sizeof(v)))
+			s->block = (uint32_t)strtoul(v, NULL, 10);
+		if (recording_kv(text, "qd", v, sizeof(v)))
+			s->qd = (unsigned int)strtoul(v, NULL, 10);
+		s->t_start_ns = ev->t_ns;
+		return;
+	}
+	if (!s)
+		return;
+	if (!strcmp(event, "error")) {
+		s->errors++;
+	} else if (!strcmp(event, "end")) {
+		s->ended = true;
+		s->t_end_ns = ev->t_ns;
+		if (recording_kv(text, "bytes", v, sizeof(v)))
+			s->bytes = strtoull(v, NULL, 10);
+		if (recording_kv(text, "secs", v, sizeof(v)))
+			s->secs = strtod(v, NULL);
+		if (recording_kv(text, "errors", v, sizeof(v)))
+			s->errors = (unsigned int)strtoul(v, NULL, 10);
+		s->stopped = recording_kv(text, "stopped", v, sizeof(v)) != NULL;
+	}
+}
+
+int recording_finish(struct recording *r)
+{
+	size_t i, n = 0;
+
+	if (r->nsamples)
+		qsort(r->samples, r->nsamples, sizeof(*r->samples),
+		      recording_cmp_sample);
+	for (i = 0; i < r->ndisks; i++) {
+		r->disks[i].nsamples = 0;
+		r->disks[i].max_mbps = 0;
+	}
+	for (i = 0; i < r->nsamples; i++) {
+		struct recording_disk *d = &r->disks[r->samples[i].disk];
+
+		if (!d->nsamples)
+			d->first_sample = i;
+		d->nsamples++;
+		if (r->samples[i].s.mbps > d->max_mbps)
+			d->max_mbps = r->samples[i].s.mbps;
+		d->read_bytes += r->samples[i].s.read_bytes;
+		d->write_bytes += r->samples[i].s.write_bytes;
+	}
+	free(r->index);
+	r->index = calloc(r->nevs + r->ntraces + 1, sizeof(*r->index));
+	if (!r->index)
+		return -ENOMEM;
+	for (i = 0; i < r->ntraces; i++)
+		if (r->traces[i].id)
+			r->index[n++] = (struct recording_idx){
+				r->traces[i].id, true, i };
+	for (i = 0; i < r->nevs; i++) {
+		if (r->evs[i].id && r->evs[i].type != EV_DEVICE)
+			r->index[n++] = (struct recording_idx){
+				r->evs[i].id, false, i };
+		if (r->evs[i].type == EV_MARKER &&
+		    r->evs[i].u.marker.kind == EV_MARKER_STRESS)
+			recording_stress_marker(r, &r->evs[i]);
+	}
+	r->nindex = n;
+	if (n)
+		qsort(r->index, n, sizeof(*r->index), recording_cmp_idx);
+	r->finished = true;
+	return 0;
+}
+
+int recording_find(const struct recording *r, uint64_t id,
+		   const struct ev **ev, const struct recording_trace **tr)
+{
+	struct recording_idx key = { .id = id }, *p;
+
+	if (!r->index)
+		return -ENOENT;
+	p = bsearch(&key, r->index, r->nindex, sizeof(*r->index),
+		    recording_cmp_idx);
+	if (!p)
+		return -ENOENT;
+	*ev = p->trace ? NULL : &r->evs[p->i];
+	*tr = p->trace ? &r->traces[p->i] : NULL;
+	return 0;
+}
+
+int recording_describe(const struct recording *r, uint64_t id, char *buf,
+		       size_t len, uint64_t *t_ns)
+{
+	const struct recording_trace *tr;
+	const struct ev *ev;
+	char text[512];
+
+	if (recording_find(r, id, &ev, &tr))
+		return -ENOENT;
+	if (tr) {
+		modrec_format(&tr->rec, text, sizeof(text));
+		*t_ns = tr->t_ns;
+		return snprintf(buf, len, "trace %s", text);
+	}
+	*t_ns = ev->t_ns;
+	switch (ev->type) {
+	case EV_KLOG:
+		return snprintf(buf, len, "kernel: %s", ev->u.klog.text);
+	case EV_MARKER:
+		return snprintf(buf, len, "marker: %s", ev->u.marker.text);
+	case EV_INCIDENT:
+		ev_incident_summary(ev, text, sizeof(text));
+		return snprintf(buf, len, "incident: %s", text);
+	case EV_TRACE:
+	case EV_USBMON:
+	case EV_DEVICE:
+	case EV_SAMPLE:
+	case EV_LOST:
+	case EV_TYPE_MAX:
+		break;
+	}
+	return snprintf(buf, len, "%s event", ev_type_name(ev->type));
+}
+
+static int recording_cc_row(unsigned int cc)
+{
+	char code[8];
+
+	snprintf(code, sizeof(code), "%u", cc);
+	return datatab_find_str(&datatab_xhci_cc, 0, code);
+}
+
+const char *recording_cc_name(unsigned int cc)
+{
+	int row = recording_cc_row(cc);
+
+	return row < 0 ? "?" : datatab_cell(&datatab_xhci_cc,
+					    (unsigned int)row, 1);
+}
+
+const char *recording_cc_meaning(unsigned int cc)
+{
+	int row = recording_cc_row(cc);
+
+	return row < 0 ? "" : datatab_cell(&datatab_xhci_cc,
+					   (unsigned int)row, 2);
+}
+
+bool recording_cc_normal(unsigned int cc)
+{
+	/* Success, Short Packet, and what a cancelled transfer gets */
+	return cc == 1 || cc == 13 || cc == 26 || cc == 27 || cc == 28;
+}
+
+void recording_stress_label(const struct recording_stress *s, char *buf,
+			    size_t len)
+{
+	char size[16];
+
+	if (s->block >= (1u << 20) && !(s->block % (1u << 20)))
+		snprintf(size, sizeof(size), "%uM", s->block >> 20);
+	else if (s->block >= 1024 && !(s->block % 1024))
+		snprintf(size, sizeof(size), "%uK", s->block >> 10);
+	else
+		snprintf(size, sizeof(size), "%u", s->block);
+	snprintf(buf, len, "%s%s Q%uT1", s->random ? "RND" : "SEQ", size,
+		 s->qd ? s->qd : 1);
+}
+
+/* the whole of DIR/NAME into *buf (NUL-ended); at most max bytes */
+static int recording_read_file(const char *dir, const char *name,
+			       size_t max, char **buf, size_t *len)
+{
+	char path[4096];
+	struct stat st;
+	size_t got = 0;
+	char *p;
+	int fd, err;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+		close(fd);
+		return S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
+	}
+	p = malloc((size_t)st.st_size + 1);
+	if (!p) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, p + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			free(p);
+			close(fd);
+			return err;
+		}
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	p[got] = '\0';
+	*buf = p;
+	*len = got;
+	return 0;
+}
+
+#define RECORDING_META_MAX	(16u << 20)
+#define RECORDING_CHUNK		(4u << 20)
+
+/* events.jsonl in chunks of whole lines: it may be bigger than memory. */
+static int recording_stream_events(struct recording *r, const char *dir)
+{
+	char path[4096], *buf;
+	size_t have = 0, cap = RECORDING_CHUNK;
+	int fd, err = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/events.jsonl", dir) >=
+	    sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + have, cap - have);
+		char *end;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (!n) {
+			/* what is left has no newline: counted as cut short */
+			err = recording_parse_events(r, buf, have);
+			break;
+		}
+		have += (size_t)n;
+		end = memrchr(buf, '\n', have);
+		if (!end) {
+			if (have == cap) {
+				/* a line longer than a chunk: malformed */
+				r->lines++;
+				r->malformed++;
+				have = 0;
+			}
+			continue;
+		}
+		err = recording_parse_events(r, buf, (size_t)(end - buf) + 1);
+		if (err)
+			break;
+		have -= (size_t)(end - buf) + 1;
+		memmove(buf, end + 1, have);
+	}
+	free(buf);
+	close(fd);
+	return err;
+}
+
+int recording_load(struct recording *r, const char *dir, const char **what)
+{
+	char *buf = NULL;
+	size_t len;
+	int err;
+
+	*what = "meta.json";
+	if (!recording_read_file(dir, "meta.json", RECORDING_META_MAX, &buf,
+				 &len)) {
+		/* unusable meta.json: the events still make a report */
+		recording_parse_meta(r, buf, len);
+		free(buf);
+	}
+	*what = "events.jsonl";
+	err = recording_stream_events(r, dir);
+	if (err)
+		return err;
+	return recording_finish(r);
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * recording.h - a recording directory of "usbtrail record" read back for
+ * "usbtrail report": meta.json and events.jsonl (docs/formats.md) into
+ * tables the report writers and the bundle walk.
+ *
+ * Data flow: recording_load() (files) -> recording_parse_meta() and
+ * recording_parse_events() (bytes) -> struct recording -> report_text.c,
+ * report_html.c, bundle.c.  Malformed lines are counted and skipped,
+ * never fatal; a line cut short at the end (a recording killed while
+ * writing) counts as malformed too.
+ */
+#ifndef USBTRAIL_RECORDING_H
+#define USBTRAIL_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "event.h"
+
+/* Limits on what one recording may make us hold (a user controls it). */
+#define RECORDING_EVENTS_MAX	(8u << 20)	/* lines kept, any type */
+#define RECORDING_DISKS_MAX	64
+#define RECORDING_EPS_MAX	256
+#define RECORDING_STRESS_MAX	64
+
+/* A trace record, kept small: there are many. */
+struct recording_trace {
+	uint64_t id;
+	uint64_t t_ns;
+	struct usbtrail_record rec;
+};
+
+/* One disk: its last device event and its throughput samples. */
+struct recording_disk {
+	char disk[32];
+	char usb[48];
+	bool have_device;
+	struct ev_device device;	/* the last device event seen */
+	int busnum, devnum;
+	size_t nsamples;
+	size_t first_sample;		/* index into samples[] of the first */
+	double max_mbps;
+	uint64_t read_bytes, write_bytes;
+};
+
+struct recording_sample {
+	uint64_t t_ns;			/* start of the interval */
+	unsigned int disk;		/* index into disks[] */
+	struct ev_sample s;
+};
+
+/* Completion codes of one endpoint, from xhci-transfer trace records. */
+struct recording_ep {
+	int busnum, devnum;
+	unsigned int epaddr;		/* 0xff: not known */
+	unsigned int dci;
+	char disk[32];
+	uint64_t total;
+	uint64_t cc[256];
+};
+
+/* One phase of "usbtrail stress" from its markers. */
+struct recording_stress {
+	char name[32];			/* as in the marker: "Seq-Write" */
+	bool write, random;
+	uint32_t block;
+	unsigned int qd;
+	uint64_t bytes;
+	double secs;
+	unsigned int errors;
+	bool ended, stopped;
+	uint64_t t_start_ns, t_end_ns;
+};
+
+struct recording {
+	struct json_object *meta;	/* NULL if meta.json was unusable */
+	int payload;			/* meta.json "payload"; -1 unknown */
+	bool payload_set;		/* meta.json "payload_set": on purpose */
+	uint64_t boot_to_real_ns;
+	bool have_boot_to_real;
+
+	/* events other than trace, usbmon and sample, in file order */
+	struct ev *evs;
+	size_t nevs, capevs;
+	struct recording_trace *traces;
+	size_t ntraces, captraces;
+	struct recording_sample *samples;	/* grouped by disk after load */
+	size_t nsamples, capsamples;
+
+	struct recording_disk disks[RECORDING_DISKS_MAX];
+	unsigned int ndisks;
+	struct recording_ep eps[RECORDING_EPS_MAX];
+	unsigned int neps;
+	struct recording_stress stress[RECORDING_STRESS_MAX];
+	unsigned int nstress;
+
+	/* sorted by id after load: where each id is */
+	struct recording_idx *index;
+	size_t nindex;
+
+	uint64_t t_first_ns, t_last_ns;	/* over every event read */
+	uint64_t lines, malformed, usbmon, skipped;
+	uint64_t count[EV_TYPE_MAX];
+	bool finished;			/* recording_finish() ran */
+};
+
+struct recording_idx {
+	uint64_t id;
+	bool trace;
+	size_t i;			/* into traces[] or evs[] */
+};
+
+/* Zero *r for the calls below. */
+void recording_init(struct recording *r);
+/* Free what r holds; r may be zeroed or partly filled. */
+void recording_free(struct recording *r);
+
+/*
+ * meta.json from bytes.  Returns 0, or -EINVAL if it is not a JSON
+ * object (r->meta stays NULL; the events still make a report).
+ */
+int recording_parse_meta(struct recording *r, const char *buf, size_t len);
+
+/*
+ * Lines of events.jsonl from bytes; call once or several times with whole
+ * lines, then recording_finish().  Malformed lines are counted in
+ * r->malformed.  Returns 0 or -ENOMEM.
+ */
+int recording_parse_events(struct recording *r, const char *buf, size_t len);
+
+/* Sort samples and the id index once all lines are in.  0 or -ENOMEM. */
+int recording_finish(struct recording *r);
+
+/*
+ * Read DIR/meta.json and DIR/events.jsonl (the latter must exist) and
+ * finish.  Returns 0 or a negative errno (-ENOENT: no events.jsonl);
+ * *what names the file that failed.
+ */
+int recording_load(struct recording *r, const char *dir, const char **what);
+
+/* The event with this id: exactly one of *ev, *tr is set.  0 or -ENOENT. */
+int recording_find(const struct recording *r, uint64_t id,
+		   const struct ev **ev, const struct recording_trace **tr);
+
+/*
+ * One line naming the event with this id for the evidence lists: "klog
+ * sd 0:0:0:0: [sda] ...", "trace 10.63 scsi-sense ...".  Its time in *t_ns.
+ * Returns the length (like snprintf) or -ENOENT.
+ */
+int recording_describe(const struct recording *r, uint64_t id, char *buf,
+		       size_t len, uint64_t *t_ns);
+
+/*
+ * The distinct non-empty serial numbers of the device events, at most
+ * max, into out (pointing into r).  Returns how many.
+ */
+unsigned int recording_serials(const struct recording *r, const char **out,
+			       unsigned int max);
+
+/* The index of DISK in r->disks, or -1. */
+int recording_disk_find(const struct recording *r, const char *disk);
+
+/* xHCI completion code name from data/xhci-cc.tsv, "?" if unknown. */
+const char *recording_cc_name(unsigned int cc);
+/* ... and what it means, "" if unknown. */
+const char *recording_cc_meaning(unsigned int cc);
+/* A code a healthy transfer ends with: Success, Short Packet, Stopped* */
+bool recording_cc_normal(unsigned int cc);
+
+/* meta.json string at a path of object keys ("kernel", "release"). */
+const char *recording_meta_str(const struct recording *r, const char *k1,
+			       const char *k2);
+
+/* "SEQ1M Q4T1": the CrystalDiskMark row of a stress phase. */
+void recording_stress_label(const struct recording_stress *s, char *buf,
+			    size_t len);
+
+#endif /* USBTRAIL_RECORDING_H */

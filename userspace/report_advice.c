@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report_advice.c - what to try next per kind of incident, and the small
+ * helpers both report writers share (incident order, times, sense text,
+ * hashed serials).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "report.h"
+
+enum {
+	REPORT_ADV_MEDIUM,
+	REPORT_ADV_NOT_READY,
+	REPORT_ADV_MEDIUM_ERROR,
+	REPORT_ADV_HW_ERROR,
+	REPORT_ADV_SENSE,
+	REPORT_ADV_RESET_CHAIN,
+	REPORT_ADV_IO_ERROR,
+	REPORT_ADV_DISCONNECT,
+	REPORT_ADV_OFFLINE,
+	REPORT_ADV_HC_DIED,
+	REPORT_ADV_ENUM,
+	REPORT_ADV_UAS_IGNORED,
+	REPORT_ADV_OVER_CURRENT,
+	REPORT_ADV_XHCI,
+	REPORT_ADV_FS,
+	REPORT_ADV_DIP,
+	REPORT_ADV_SUPPRESSED,
+	REPORT_ADV_COUNT
+};
+
+#define REPORT_TRIES(...)	((const char *const[]){ __VA_ARGS__, NULL })
+
+static const struct report_advice report_advices[REPORT_ADV_COUNT] = {
+	[REPORT_ADV_MEDIUM] = {
+		"Medium not present (sense 02/3a/00)",
+		"The USB bridge answered for a drive it could no longer see: "
+		"the bridge lost its drive, usually for lack of power or a "
+		"loose SATA/NVMe connection inside the enclosure, sometimes a "
+		"drive that spun down and did not come back.",
+		REPORT_TRIES(
+			"Check the power: use the enclosure's own power supply, "
+			"or a powered USB hub; a 2.5\" disk on a bus-powered "
+			"port may draw more than the port gives.",
+			"Reseat the drive in the enclosure; try another cable.",
+			"Repeat the same write with 'usbtrail record -- "
+			"usbtrail stress' and see whether it fails at the same "
+			"place (a drive fault) or anywhere (power)."),
+	},
+	[REPORT_ADV_NOT_READY] = {
+		"Not ready (sense key 02)",
+		"The device said it was not ready for the command.",
+		REPORT_TRIES(
+			"Check the drive's power and spin-up; try a powered hub.",
+			"Look at the ASC text: it says what the device was "
+			"waiting for."),
+	},
+	[REPORT_ADV_MEDIUM_ERROR] = {
+		"Medium error (sense key 03)",
+		"The drive itself could not read or write a sector.",
+		REPORT_TRIES(
+			"Read the drive's SMART data (smartctl -a -d sat "
+			"/dev/sdX) and back up what you can.",
+			"The USB link is not the cause: another cable or port "
+			"will not help."),
+	},
+	[REPORT_ADV_HW_ERROR] = {
+		"Hardware error (sense key 04)",
+		"The device or its bridge reported an internal fault.",
+		REPORT_TRIES(
+			"Check SMART data (smartctl -d sat).",
+			"Try the drive in another enclosure to tell the bridge "
+			"from the drive."),
+	},
+	[REPORT_ADV_SENSE] = {
+		"SCSI sense data",
+		"The device rejected or failed a command and said why.",
+		REPORT_TRIES(
+			"See the decoded key and ASC; 'Illegal Request' on a "
+			"command the bridge does not support is often harmless."),
+	},
+	[REPORT_ADV_RESET_CHAIN] = {
+		"Command timeout, abort and reset chain",
+		"A command did not complete in time; the SCSI error handler "
+		"aborted the commands in flight and reset the device.  On UAS "
+		"this is the classic sign of a bridge whose UAS firmware "
+		"misbehaves, of a marginal link, or of a drive that stalled "
+		"(power, thermal).",
+		REPORT_TRIES(
+			"Run an A/B test with the 'u' quirk: boot with "
+			"usb-storage.quirks=VID:PID:u (or write it to "
+			"/sys/module/usb_storage/parameters/quirks and replug), "
+			"record the same workload, compare the two reports "
+			"(docs/user-guide.md).  'usbtrail uas' explains the "
+			"quirk for this device.",
+			"Use another port (another controller if the machine "
+			"has one) and another, short cable.",
+			"Put a powered hub between the computer and the "
+			"enclosure.",
+			"If the quirk cures it, report the bridge's VID:PID to "
+			"linux-usb@vger.kernel.org with the bundle "
+			"(usbtrail report --bundle)."),
+	},
+	[REPORT_ADV_IO_ERROR] = {
+		"I/O error reported to the block layer",
+		"The kernel gave up on a request and returned an error to the "
+		"program; the incident just before it (sense, reset) is the "
+		"cause.",
+		REPORT_TRIES(
+			"Follow the advice for the incident before it.",
+			"Check the file system afterwards (fsck) once the cause "
+			"is fixed."),
+	},
+	[REPORT_ADV_DISCONNECT] = {
+		"Device disconnected",
+		"The device dropped off the bus: a replug, a power loss, or "
+		"a link failure.",
+		REPORT_TRIES(
+			"If nobody unplugged it: check power (powered hub, the "
+			"enclosure's own supply) and the cable.",
+			"Try another port."),
+	},
+	[REPORT_ADV_OFFLINE] = {
+		"Disk set offline",
+		"Recovery failed and the kernel stopped using the disk.",
+		REPORT_TRIES(
+			"Replug the enclosure; follow the advice for the reset "
+			"chain before it.",
+			"Try the 'u' quirk A/B test and a powered hub."),
+	},
+	[REPORT_ADV_HC_DIED] = {
+		"Host controller died",
+		"The USB host controller stopped responding; every device on "
+		"it was lost.",
+		REPORT_TRIES(
+			"Update the kernel and the machine's firmware.",
+			"Use a port of another controller.",
+			"Report it to linux-usb@vger.kernel.org with the bundle: "
+			"the controller's PCI ID is in it."),
+	},
+	[REPORT_ADV_ENUM] = {
+		"Device could not be enumerated",
+		"The device did not answer its address or descriptor requests.",
+		REPORT_TRIES(
+			"Try another cable and port; a powered hub.",
+			"Connect it directly, without a hub or dock."),
+	},
+	[REPORT_ADV_UAS_IGNORED] = {
+		"UAS ignored by a kernel quirk",
+		"The kernel knows this bridge and runs it with usb-storage "
+		"(Bulk-Only) on purpose.",
+		REPORT_TRIES(
+			"Nothing to do; 'usbtrail uas' names the quirk."),
+	},
+	[REPORT_ADV_OVER_CURRENT] = {
+		"Over-current on a port",
+		"A port or hub cut power because the device drew too much.",
+		REPORT_TRIES(
+			"Use a powered hub or the enclosure's own power supply.",
+			"Check the cable and the port for damage."),
+	},
+	[REPORT_ADV_XHCI] = {
+		"xHCI transfer errors",
+		"The host controller completed transfers with an error code "
+		"(see the completion-code table): USB Transaction Errors point "
+		"at the link (cable, port, power), Stall and Babble at the "
+		"device.",
+		REPORT_TRIES(
+			"Another cable and port; a powered hub.",
+			"Compare the per-endpoint table of a run with the 'u' "
+			"quirk."),
+	},
+	[REPORT_ADV_FS] = {
+		"File system error",
+		"The file system found damage, often after the I/O errors "
+		"before it.",
+		REPORT_TRIES(
+			"Fix the hardware cause first, then run fsck."),
+	},
+	[REPORT_ADV_DIP] = {
+		"Throughput dip",
+		"The disk's throughput fell well below its median with I/O "
+		"waiting: the device stalled (a timeout chain, thermal "
+		"throttling, an SMR drive rewriting, a full write cache).",
+		REPORT_TRIES(
+			"See which incidents fall inside the shaded part of the "
+			"plot; without any, suspect the drive itself (cache, "
+			"SMR, temperature).",
+			"Repeat with 'usbtrail stress' to see whether it comes "
+			"back at the same offset."),
+	},
+	[REPORT_ADV_SUPPRESSED] = {
+		"Kernel messages suppressed",
+		"The kernel dropped messages to limit the log rate: the "
+		"recording may lack lines the trace records still show.",
+		REPORT_TRIES(
+			"Trust the trace records and the incident counts more "
+			"than the log lines for this part."),
+	},
+};
+
+int report_advice_id(const struct ev *inc)
+{
+	const struct classify_incident *c = &inc->u.incident.inc;
+
+	switch (c->kind) {
+	case CLASSIFY_SENSE:
+		if (c->key == 2 && c->asc == 0x3a)
+			return REPORT_ADV_MEDIUM;
+		if (c->key == 2)
+			return REPORT_ADV_NOT_READY;
+		if (c->key == 3)
+			return REPORT_ADV_MEDIUM_ERROR;
+		if (c->key == 4)
+			return REPORT_ADV_HW_ERROR;
+		return REPORT_ADV_SENSE;
+	case CLASSIFY_TIMEOUT:
+	case CLASSIFY_ABORT:
+	case CLASSIFY_RESET:
+	case CLASSIFY_RECOVERED:
+		return REPORT_ADV_RESET_CHAIN;
+	case CLASSIFY_IO_ERROR:
+		return REPORT_ADV_IO_ERROR;
+	case CLASSIFY_DISCONNECT:
+		return REPORT_ADV_DISCONNECT;
+	case CLASSIFY_OFFLINE:
+		return REPORT_ADV_OFFLINE;
+	case CLASSIFY_HC_DIED:
+		return REPORT_ADV_HC_DIED;
+	case CLASSIFY_ENUM_FAILURE:
+		return REPORT_ADV_ENUM;
+	case CLASSIFY_UAS_IGNORED:
+		return REPORT_ADV_UAS_IGNORED;
+	case CLASSIFY_OVER_CURRENT:
+		return REPORT_ADV_OVER_CURRENT;
+	case CLASSIFY_XHCI_ERROR:
+		return REPORT_ADV_XHCI;
+	case CLASSIFY_FS_ERROR:
+		return REPORT_ADV_FS;
+	case CLASSIFY_DIP:
+		return REPORT_ADV_DIP;
+	case CLASSIFY_SUPPRESSED:
+	case CLASSIFY_KIND_COUNT:
+		break;
+	}
+	return REPORT_ADV_SUPPRESSED;
+}
+
+const struct report_advice *report_advice_get(int id)
+{
+	if (id < 0 || id >= REPORT_ADV_COUNT)
+		return NULL;
+	return &report_advices[id];
+}
+
+bool report_advice_quirk(const struct recording *r, const size_t *idx,
+			 size_t n, int id, char *buf, size_t len)
+{
+	bool seen[RECORDING_DISKS_MAX] = { false };
+	size_t i, off = 0;
+	int d;
+
+	if (id != REPORT_ADV_RESET_CHAIN && id != REPORT_ADV_OFFLINE &&
+	    id != REPORT_ADV_XHCI)
+		return false;
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const struct ev *ev = &r->evs[idx[i]];
+		const struct ev_device *dv;
+		int m;
+
+		if (report_advice_id(ev) != id)
+			continue;
+		d = recording_disk_find(r, ev->ident.disk);
+		if (d < 0 || seen[d] || !r->disks[d].have_device)
+			continue;
+		seen[d] = true;
+		dv = &r->disks[d].device;
+		if (strcmp(dv->driver, "uas"))
+			continue;	/* already on usb-storage */
+		m = snprintf(buf + off, len - off, "%susb-storage.quirks="
+			     "%04x:%04x:u (%s)", off ? "; " : "", dv->vid,
+			     dv->pid, r->disks[d].disk);
+		if (m < 0 || (size_t)m >= len - off)
+			break;
+		off += (size_t)m;
+	}
+	return off > 0;
+}
+
+void report_serial(const char *serial, bool keep, char *buf, size_t len)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+	size_t n;
+
+	if (keep || !serial[0]) {
+		snprintf(buf, len, "%s", serial);
+		return;
+	}
+	if (!EVP_Digest(serial, strlen(serial), md, &mdlen, EVP_sha256(),
+			NULL) || mdlen < 8) {
+		snprintf(buf, len, "(hidden)");
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "sha256:");
+	for (i = 0; i < 8 && n + 2 < len; i++, n += 2)
+		snprintf(buf + n, len - n, "%02x", md[i]);
+}
+
+double report_rel(const struct recording *r, uint64_t t_ns)
+{
+	struct json_object *v;
+	double t0 = (double)r->t_first_ns / 1e9;
+
+	if (r->meta && json_object_object_get_ex(r->meta, "started_t", &v) &&
+	    (json_object_is_type(v, json_type_double) ||
+	     json_object_is_type(v, json_type_int)))
+		t0 = json_object_get_double(v);
+	return (double)t_ns / 1e9 - t0;
+}
+
+static const struct recording *report_sort_rec;
+
+static int report_cmp_inc(const void *a, const void *b)
+{
+	const struct ev *x = &report_sort_rec->evs[*(const size_t *)a];
+	const struct ev *y = &report_sort_rec->evs[*(const size_t *)b];
+
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+size_t *report_incidents(const struct recording *r, size_t *n)
+{
+	size_t *idx = calloc(r->nevs + 1, sizeof(*idx));
+	size_t i, k = 0;
+
+	*n = 0;
+	if (!idx)
+		return NULL;
+	for (i = 0; i < r->nevs; i++)
+		if (r->evs[i].type == EV_INCIDENT)
+			idx[k++] = i;
+	/* qsort has no context argument; the writers are single-threaded */
+	report_sort_rec = r;
+	if (k)
+		qsort(idx, k, sizeof(*idx), report_cmp_inc);
+	report_sort_rec = NULL;
+	*n = k;
+	return idx;
+}
+
+void report_sense_text(const struct ev *inc, char *buf, size_t len)
+{
+	const struct classify_incident *c = &inc->u.incident.inc;
+	const char *asc;
+
+	if (c->kind != CLASSIFY_SENSE || c->key < 0) {
+		buf[0] = '\0';
+		return;
+	}
+	asc = c->asc_text[0] ? c->asc_text :
+	      (c->asc >= 0 ? classify_asc_text(c->asc, c->ascq) : NULL);
+	snprintf(buf, len, "%02x/%02x/%02x %s%s%s", c->key & 0xff,
+		 c->asc < 0 ? 0 : c->asc & 0xff,
+		 c->ascq < 0 ? 0 : c->ascq & 0xff,
+		 c->key_text ? c->key_text : "?", asc ? ": " : "",
+		 asc ? asc : "");
+}
+
+static const char *report_json_str(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+static int report_json_int(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return -1;
+	return (int)json_object_get_int64(v);
+}
+
+bool report_topology(const struct recording *r, const char *disk, char *buf,
+		     size_t len)
+{
+	struct json_object *a, *e = NULL, *hcd, *hubs;
+	size_t i, off;
+	int n;
+
+	buf[0] = '\0';
+	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return false;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!strcmp(report_json_str(e, "block"), disk))
+			break;
+		e = NULL;
+	}
+	if (!e || !json_object_object_get_ex(e, "hcd", &hcd))
+		return false;
+	n = snprintf(buf, len, "%s %s [%s]", report_json_str(hcd, "device"),
+		     report_json_str(hcd, "chip"),
+		     report_json_str(hcd, "pci_id"));
+	off = n > 0 && (size_t)n < len ? (size_t)n : 0;
+	if (json_object_object_get_ex(hcd, "hubs", &hubs) &&
+	    json_object_is_type(hubs, json_type_array)) {
+		for (i = 0; i < json_object_array_length(hubs) && off < len;
+		     i++) {
+			struct json_object *h = json_object_array_get_idx(hubs,
+									  i);
+
+			n = snprintf(buf + off, len - off, " > %s %s:%s %s %dM",
+				     report_json_str(h, "usb"),
+				     report_json_str(h, "vid"),
+				     report_json_str(h, "pid"),
+				     report_json_str(h, "product"),
+				     report_json_int(h, "speed"));
+			if (n < 0 || (size_t)n >= len - off)
+				return true;
+			off += (size_t)n;
+		}
+	}
+	snprintf(buf + off, len - off, " > %s %s:%s %dM (%s)",
+		 report_json_str(e, "usb"), report_json_str(e, "vid"),
+		 report_json_str(e, "pid"), report_json_int(e, "speed"), disk);
+	return true;
+}

@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report_html.c - report.html: one self-contained page (inline CSS and
+ * SVG, no script, no network: a Content-Security-Policy forbids any
+ * fetch) with the devices, the throughput of each disk over time with
+ * dips shaded and incidents marked on the same axis, the incidents with
+ * their decoded codes and evidence, completion codes per endpoint, stress
+ * results in CrystalDiskMark's layout and what to try next.
+ *
+ * Everything taken from the recording is untrusted text (kernel lines,
+ * product strings): it goes out through report_html_esc() only.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static void report_html_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			/* control characters would not show; keep the place */
+			if ((unsigned char)*s < 0x20 && *s != '\t')
+				fputs("\xef\xbf\xbd", f);
+			else
+				fputc(*s, f);
+		}
+	}
+}
+
+static const char report_html_css[] =
+"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;"
+"max-width:1100px}\n"
+"h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;"
+"margin-top:1.6em}\n"
+"table{border-collapse:collapse;margin:.5em 0}"
+"td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;"
+"vertical-align:top}\n"
+"th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:"
+"tabular-nums}\n"
+"pre,code{font:12px/1.3 ui-monospace,monospace}pre{margin:2px 0;"
+"white-space:pre-wrap;word-break:break-all}\n"
+".err{color:#b00020;font-weight:bold}.muted{color:#777}\n"
+"tr.incident td{background:#fff8f6}\n"
+"table.cdm{background:#111;color:#eee}table.cdm th{background:#222;"
+"color:#eee}table.cdm td.n{color:#7fd}table.cdm td,table.cdm th"
+"{border-color:#444}\n"
+".adv{border-left:4px solid #e08000;padding:.2em .8em;margin:.8em 0;"
+"background:#fffaf0}\n"
+"svg{background:#fff;border:1px solid #ddd}\n";
+
+/* colour of an incident mark by kind: errors red, recovery green */
+static const char *report_html_colour(enum classify_kind k)
+{
+	switch (k) {
+	case CLASSIFY_RECOVERED:
+		return "#2a8a2a";
+	case CLASSIFY_DIP:
+		return "#e08000";
+	case CLASSIFY_ABORT:
+	case CLASSIFY_TIMEOUT:
+	case CLASSIFY_RESET:
+		return "#8a2be2";
+	case CLASSIFY_SENSE:
+	case CLASSIFY_IO_ERROR:
+	case CLASSIFY_DISCONNECT:
+	case CLASSIFY_OFFLINE:
+	case CLASSIFY_HC_DIED:
+	case CLASSIFY_ENUM_FAILURE:
+	case CLASSIFY_UAS_IGNORED:
+	case CLASSIFY_OVER_CURRENT:
+	case CLASSIFY_XHCI_ERROR:
+	case CLASSIFY_FS_ERROR:
+	case CLASSIFY_SUPPRESSED:
+	case CLASSIFY_KIND_COUNT:
+		break;
+	}
+	return "#c00020";
+}
+
+#define PLOT_W		960.0
+#define PLOT_H		240.0
+#define PLOT_L		56.0	/* left margin: the MB/s axis */
+#define PLOT_R		12.0
+#define PLOT_T		44.0	/* top: incident numbers, 3 rows */
+#define PLOT_B		30.0	/* bottom: the time axis */
+
+struct report_html_axis {
+	double t0, t1;		/* seconds since the start */
+	double ymax;		/* MB/s */
+};
+
+static double report_html_x(const struct report_html_axis *a, double t)
+{
+	double w = PLOT_W - PLOT_L - PLOT_R;
+
+	if (a->t1 <= a->t0)
+		return PLOT_L;
+	return PLOT_L + (t - a->t0) / (a->t1 - a->t0) * w;
+}
+
+static double report_html_y(const struct report_html_axis *a, double v)
+{
+	double h = PLOT_H - PLOT_T - PLOT_B;
+
+	return PLOT_T + h - (a->ymax > 0 ? v / a->ymax * h : 0);
+}
+
+/* a round step (1, 2 or 5 times a power of ten) giving about n ticks */
+static double report_html_step(double span, int n)
+{
+	double raw = span / n, p = 1;
+
+	if (!(raw > 1e-9))
+		return 1;
+	while (p * 10 <= raw)
+		p *= 10;
+	while (p > raw)
+		p /= 10;
+	if (raw / p >= 5)
+		return 5 * p;
+	if (raw / p >= 2)
+		return 2 * p;
+	return p;
+}
+
+static void report_html_axes(FILE *f, const struct report_html_axis *a)
+{
+	double step, v;
+
+	fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
+		"stroke='#444'/>\n", PLOT_L, PLOT_H - PLOT_B, PLOT_W - PLOT_R,
+		PLOT_H - PLOT_B);
+	fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
+		"stroke='#444'/>\n", PLOT_L, PLOT_T, PLOT_L, PLOT_H - PLOT_B);
+	step = report_html_step(a->t1 - a->t0, 10);
+	for (v = a->t0; v <= a->t1 + 1e-9; v += step)
+		fprintf(f, "<text x='%.1f' y='%.1f' font-size='11' "
+			"text-anchor='middle'>%g s</text>\n",
+			report_html_x(a, v), PLOT_H - PLOT_B + 16, v);
+	step = report_html_step(a->ymax, 4);
+	for (v = 0; v <= a->ymax + 1e-9; v += step) {
+		double y = report_html_y(a, v);
+
+		fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
+			"stroke='#eee'/><text x='%.1f' y='%.1f' font-size='11' "
+			"text-anchor='end'>%g</text>\n", PLOT_L, y,
+			PLOT_W - PLOT_R, y, PLOT_L - 4, y + 4, v);
+	}
+	fprintf(f, "<text x='12' y='%.1f' font-size='11' transform='rotate"
+		"(-90 12 %.1f)' text-anchor='middle'>MB/s</text>\n",
+		PLOT_H / 2, PLOT_H / 2);
+}
+
+/* shaded spans: dip samples of the disk, and dip incidents */
+static void report_html_dips(FILE *f, const struct recording *r,
+			     const struct recording_disk *d,
+			     const struct report_html_axis *a)
+{
+	double start = -1, end = 0;
+	size_t k;
+
+	for (k = 0; d && k < d->nsamples; k++) {
+		const struct recording_sample *s = &r->samples[d->first_sample +
+							       k];
+		double t = report_rel(r, s->t_ns);
+		double dt = s->s.interval_ms / 1000.0;
+
+		if (s->s.dip && start >= 0 && t <= end + dt / 2) {
+			end = t + dt;
+			continue;
+		}
+		if (start >= 0)
+			fprintf(f, "<rect class='dip' x='%.1f' y='%.1f' "
+				"width='%.1f' height='%.1f' fill='#e08000' "
+				"fill-opacity='0.18'/>\n",
+				report_html_x(a, start), PLOT_T,
+				report_html_x(a, end) - report_html_x(a, start),
+				PLOT_H - PLOT_T - PLOT_B);
+		start = s->s.dip ? t : -1;
+		end = t + dt;
+	}
+	if (start >= 0)
+		fprintf(f, "<rect class='dip' x='%.1f' y='%.1f' width='%.1f' "
+			"height='%.1f' fill='#e08000' fill-opacity='0.18'/>\n",
+			report_html_x(a, start), PLOT_T,
+			report_html_x(a, end) - report_html_x(a, start),
+			PLOT_H - PLOT_T - PLOT_B);
+}
+
+static void report_html_marks(FILE *f, const struct recording *r,
+			      const size_t *idx, size_t n, const char *disk,
+			      const struct report_html_axis *a)
+{
+	double last[3] = { -1e9, -1e9, -1e9 };	/* label x per row */
+	char sum[600];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct ev *ev = &r->evs[idx[i]];
+		enum classify_kind k = ev->u.incident.inc.kind;
+		double x = report_html_x(a, report_rel(r, ev->t_ns));
+		int row;
+
+		if (disk && ev->ident.disk[0] && strcmp(ev->ident.disk, disk))
+			continue;
+		/* numbers of close marks go to the next row up, or none */
+		for (row = 0; row < 3; row++)
+			if (x - last[row] >= 16)
+				break;
+		ev_incident_summary(ev, sum, sizeof(sum));
+		fprintf(f, "<g class='mark'><title>#%zu +%.3f s ", i + 1,
+			report_rel(r, ev->t_ns));
+		report_html_esc(f, sum);
+		fprintf(f, "</title><line x1='%.1f' y1='%.1f' x2='%.1f' "
+			"y2='%.1f' stroke='%s' stroke-width='1.5' "
+			"stroke-dasharray='%s'/>", x, PLOT_T, x, PLOT_H - PLOT_B,
+			report_html_colour(k),
+			k == CLASSIFY_ABORT ? "2,2" : "none");
+		if (row < 3) {
+			fprintf(f, "<text x='%.1f' y='%.1f' font-size='10' "
+				"fill='%s' text-anchor='middle'>%zu</text>",
+				x, PLOT_T - 4 - 12.0 * row,
+				report_html_colour(k), i + 1);
+			last[row] = x;
+		}
+		fputs("</g>\n", f);
+	}
+}
+
+static void report_html_line(FILE *f, const struct recording *r,
+			     const struct recording_disk *d,
+			     const struct report_html_axis *a)
+{
+	double last = -1;
+	size_t k;
+
+	fputs("<path class='throughput' fill='none' stroke='#1f5fbf' "
+	      "stroke-width='1.5' d='", f);
+	for (k = 0; k < d->nsamples; k++) {
+		const struct recording_sample *s = &r->samples[d->first_sample +
+							       k];
+		double t = report_rel(r, s->t_ns);
+		double dt = s->s.interval_ms / 1000.0;
+
+		/* a gap: the disk was idle; the line drops to 0 there */
+		if (last >= 0 && t - last > dt * 1.5)
+			fprintf(f, "L%.1f %.1f L%.1f %.1f ",
+				report_html_x(a, last + dt),
+				report_html_y(a, 0), report_html_x(a, t),
+				report_html_y(a, 0));
+		fprintf(f, "%c%.1f %.1f L%.1f %.1f ", k ? 'L' : 'M',
+			report_html_x(a, t), report_html_y(a, s->s.mbps),
+			report_html_x(a, t + dt), report_html_y(a, s->s.mbps));
+		last = t;
+	}
+	fputs("'/>\n", f);
+}
+
+static void report_html_plot(FILE *f, const struct recording *r,
+			     const struct recording_disk *d,
+			     const size_t *idx, size_t n)
+{
+	struct report_html_axis a = {
+		/* events from before the start (a kernel log backlog) */
+		.t0 = report_rel(r, r->t_first_ns) < 0 ?
+		      report_rel(r, r->t_first_ns) : 0,
+		.t1 = report_rel(r, r->t_last_ns),
+		.ymax = d ? d->max_mbps * 1.1 : 1,
+	};
+
+	if (a.t1 <= 0)
+		a.t1 = 1;
+	if (a.ymax <= 0)
+		a.ymax = 1;
+	fprintf(f, "<svg class='plot' xmlns='http://www.w3.org/2000/svg' "
+		"width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
+		"role='img' aria-label='throughput of ", PLOT_W, PLOT_H,
+		PLOT_W, PLOT_H);
+	report_html_esc(f, d ? d->disk : "no disk");
+	fputs(" over time, incidents marked'>\n", f);
+	report_html_dips(f, r, d, &a);
+	report_html_axes(f, &a);
+	if (d)
+		report_html_line(f, r, d, &a);
+	report_html_marks(f, r, idx, n, d ? d->disk : NULL, &a);
+	fputs("</svg>\n", f);
+}
+
+static struct json_object *report_html_uas(const struct recording *r,
+					   const char *disk)
+{
+	struct json_object *a, *o, *b;
+	size_t i;
+
+	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return NULL;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		o = json_object_array_get_idx(a, i);
+		if (json_object_object_get_ex(o, "block", &b) &&
+		    json_object_is_type(b, json_type_string) &&
+		    !strcmp(json_object_get_string(b), disk))
+			return o;
+	}
+	return NULL;
+}
+
+static const char *report_html_str(struct json_object *o, const char *k1,
+				   const char *k2)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k1, &v))
+		return NULL;
+	if (k2 && !json_object_object_get_ex(v, k2, &v))
+		return NULL;
+	return v && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
+}
+
+static void report_html_cell(FILE *f, const char *s)
+{
+	fputs("<td>", f);
+	report_html_esc(f, s ? s : "");
+	fputs("</td>", f);
+}
+
+static void report_html_devices(FILE *f, const struct recording *r,
+				const struct report_opts *o)
+{
+	unsigned int i;
+	char buf[128], topo[512];
+
+	fputs("<h2 id='devices'>Devices</h2>\n", f);
+	if (!r->ndisks) {
+		fputs("<p>No USB disk was seen.</p>\n", f);
+		return;
+	}
+	for (i = 0; i < r->ndisks; i++)
+		if (report_topology(r, r->disks[i].disk, topo, sizeof(topo))) {
+			fputs("<p>Topology: <code>", f);
+			report_html_esc(f, topo);
+			fputs("</code></p>\n", f);
+		}
+	fputs("<table><tr><th>disk</th><th>USB port</th><th>id</th>"
+	      "<th>product</th><th>speed</th><th>driver</th>"
+	      "<th>host controller</th><th>serial</th><th>UAS verdict</th>"
+	      "</tr>\n", f);
+	for (i = 0; i < r->ndisks; i++) {
+		const struct recording_disk *d = &r->disks[i];
+		const struct ev_device *dv = &d->device;
+		struct json_object *uas = report_html_uas(r, d->disk);
+		const char *s;
+
+		fputs("<tr>", f);
+		report_html_cell(f, d->disk);
+		snprintf(buf, sizeof(buf), "%s (bus %d, device %d)",
+			 d->usb[0] ? d->usb : "?", d->busnum, d->devnum);
+		report_html_cell(f, buf);
+		snprintf(buf, sizeof(buf), "%04x:%04x", dv->vid, dv->pid);
+		report_html_cell(f, d->have_device ? buf : "?");
+		report_html_cell(f, dv->product);
+		snprintf(buf, sizeof(buf), "%u Mbit/s", dv->speed_mbps);
+		report_html_cell(f, d->have_device ? buf : "?");
+		report_html_cell(f, dv->driver);
+		snprintf(buf, sizeof(buf), "%s (%s)", dv->hcd, dv->hcd_driver);
+		fputs("<td>", f);
+		report_html_esc(f, d->have_device ? buf : "?");
+		s = report_html_str(uas, "hcd", "chip");
+		if (s) {
+			fputs("<br><span class='muted'>", f);
+			report_html_esc(f, s);
+			fputs("</span>", f);
+		}
+		fputs("</td>", f);
+		report_serial(dv->serial, o->keep_serials, buf, sizeof(buf));
+		report_html_cell(f, buf);
+		fputs("<td>", f);
+		s = report_html_str(uas, "reason", NULL);
+		if (s) {
+			fputs("<b>", f);
+			report_html_esc(f, s);
+			fputs("</b>: ", f);
+			report_html_esc(f, report_html_str(uas, "detail",
+							   "why") ?: "");
+			s = report_html_str(uas, "detail", "bridge");
+			if (s) {
+				fputs("<br>bridge: ", f);
+				report_html_esc(f, s);
+			}
+		} else {
+			fputs("<span class='muted'>not recorded</span>", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void report_html_throughput(FILE *f, const struct recording *r,
+				   const size_t *idx, size_t n)
+{
+	unsigned int i;
+	bool any = false;
+
+	fputs("<h2 id='throughput'>Throughput over time</h2>\n<p>Each disk's "
+	      "throughput per interval (intervals without I/O drop to 0); "
+	      "dips shaded; incidents marked by their number on the same time "
+	      "axis (seconds since recording began).</p>\n", f);
+	for (i = 0; i < r->ndisks; i++) {
+		const struct recording_disk *d = &r->disks[i];
+
+		if (!d->nsamples)
+			continue;
+		any = true;
+		fputs("<h3>", f);
+		report_html_esc(f, d->disk);
+		fprintf(f, "</h3><p>peak %.1f MB/s, %.1f MB written, %.1f MB "
+			"read</p>\n", d->max_mbps, (double)d->write_bytes / 1e6,
+			(double)d->read_bytes / 1e6);
+		report_html_plot(f, r, d, idx, n);
+	}
+	if (!any) {
+		fputs("<p>No throughput samples; incidents only.</p>\n", f);
+		report_html_plot(f, r, NULL, idx, n);
+	}
+}
+
+static void report_html_incident(FILE *f, const struct recording *r,
+				 const struct ev *ev, size_t num)
+{
+	const struct ev_incident *ei = &ev->u.incident;
+	const struct classify_incident *c = &ei->inc;
+	char buf[1200];
+	unsigned int k;
+	uint64_t t;
+
+	fprintf(f, "<tr class='incident' id='inc-%zu'><td class='n'>%zu</td>"
+		"<td class='n'>%.3f</td>", num, num, report_rel(r, ev->t_ns));
+	report_html_cell(f, ev->ident.disk[0] ? ev->ident.disk : c->dev);
+	fprintf(f, "<td style='color:%s'><b>", report_html_colour(c->kind));
+	report_html_esc(f, classify_kind_name(c->kind));
+	fputs("</b></td><td>", f);
+	report_sense_text(ev, buf, sizeof(buf));
+	if (buf[0]) {
+		fputs("sense ", f);
+		report_html_esc(f, buf);
+	} else if (c->kind == CLASSIFY_XHCI_ERROR && c->code >= 0) {
+		fprintf(f, "completion code %d: ", c->code);
+		report_html_esc(f, recording_cc_name((unsigned int)c->code));
+		fputs(" &mdash; ", f);
+		report_html_esc(f, recording_cc_meaning((unsigned int)c->code));
+	} else if (c->kind == CLASSIFY_DIP) {
+		fprintf(f, "%.1f MB/s for %.1f s against a median of %.1f MB/s",
+			ei->dip_mbps, ei->dip_secs, ei->dip_median_mbps);
+	} else {
+		ev_incident_summary(ev, buf, sizeof(buf));
+		report_html_esc(f, buf);
+	}
+	if (ei->sense_len) {
+		fputs("<br>sense bytes <code>", f);
+		for (k = 0; k < ei->sense_len; k++)
+			fprintf(f, "%02x ", ei->sense[k]);
+		fputs("</code>", f);
+	}
+	if (ei->opcode >= 0)
+		fprintf(f, "<br>command opcode 0x%02x", ei->opcode);
+	if (ei->lba >= 0)
+		fprintf(f, ", lba %" PRId64, ei->lba);
+	if (c->kind == CLASSIFY_IO_ERROR && c->sector >= 0)
+		fprintf(f, "<br>sector %" PRId64, c->sector);
+	fputs("</td>", f);
+	if (c->chain)
+		fprintf(f, "<td class='n'>%u</td>", c->chain);
+	else
+		fputs("<td></td>", f);
+	fputs("<td>", f);
+	if (c->line[0]) {
+		fputs("<pre>", f);
+		report_html_esc(f, c->line);
+		fputs("</pre>", f);
+	}
+	for (k = 0; k < ei->nevidence; k++) {
+		fprintf(f, "<pre class='evidence'>[%" PRIu64 "] ",
+			ei->evidence[k]);
+		if (recording_describe(r, ei->evidence[k], buf, sizeof(buf),
+				       &t) < 0) {
+			fputs("not in the recording", f);
+		} else {
+			fprintf(f, "+%.6f ", report_rel(r, t));
+			report_html_esc(f, buf);
+		}
+		fputs("</pre>", f);
+	}
+	fputs("</td></tr>\n", f);
+}
+
+static void report_html_eps(FILE *f, const struct recording *r)
+{
+	bool used[256] = { false };
+	unsigned int i, cc;
+
+	fputs("<h2 id='endpoints'>Completion codes per endpoint</h2>\n", f);
+	if (!r->neps) {
+		fputs("<p>No xHCI transfer events (usbtrail.ko was not loaded, "
+		      "or nothing was transferred).</p>\n", f);
+		return;
+	}
+	for (i = 0; i < r->neps; i++)
+		for (cc = 0; cc < 256; cc++)
+			used[cc] |= r->eps[i].cc[cc] != 0;
+	fputs("<p>xHCI 1.2 table 6-90 codes of every transfer event; codes "
+	      "other than Success, Short Packet and Stopped are marked.</p>"
+	      "<table><tr><th>bus:device</th><th>endpoint</th><th>disk</th>"
+	      "<th>transfers</th>", f);
+	for (cc = 0; cc < 256; cc++)
+		if (used[cc]) {
+			fprintf(f, "<th title='%u'>%u ", cc, cc);
+			report_html_esc(f, recording_cc_name(cc));
+			fputs("</th>", f);
+		}
+	fputs("</tr>\n", f);
+	for (i = 0; i < r->neps; i++) {
+		const struct recording_ep *e = &r->eps[i];
+
+		fprintf(f, "<tr><td>%d:%d</td><td>", e->busnum, e->devnum);
+		if (e->epaddr != 0xff)
+			fprintf(f, "0x%02x %s", e->epaddr,
+				e->epaddr & 0x80 ? "IN" : "OUT");
+		else
+			fprintf(f, "DCI %u", e->dci);
+		fputs("</td>", f);
+		report_html_cell(f, e->disk);
+		fprintf(f, "<td class='n'>%" PRIu64 "</td>", e->total);
+		for (cc = 0; cc < 256; cc++)
+			if (used[cc])
+				fprintf(f, "<td class='n%s'>%" PRIu64 "</td>",
+					e->cc[cc] && !recording_cc_normal(cc) ?
+					" err" : "", e->cc[cc]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void report_html_stress(FILE *f, const struct recording *r)
+{
+	bool done[RECORDING_STRESS_MAX] = { false };
+	char label[32], l2[32];
+	unsigned int i, j;
+
+	if (!r->nstress)
+		return;
+	fputs("<h2 id='stress'>usbtrail stress</h2>\n<p>In CrystalDiskMark's "
+	      "layout: MB/s = 10<sup>6</sup> bytes/s, one thread.</p>\n"
+	      "<table class='cdm'><tr><th></th><th>Read [MB/s]</th>"
+	      "<th>Write [MB/s]</th><th>errors</th></tr>\n", f);
+	for (i = 0; i < r->nstress; i++) {
+		char rd[24] = "-", wr[24] = "-";
+		unsigned int errors = 0;
+
+		if (done[i])
+			continue;
+		recording_stress_label(&r->stress[i], label, sizeof(label));
+		for (j = i; j < r->nstress; j++) {
+			const struct recording_stress *s = &r->stress[j];
+
+			recording_stress_label(s, l2, sizeof(l2));
+			if (done[j] || strcmp(l2, label) ||
+			    (s->write && strcmp(wr, "-")) ||
+			    (!s->write && strcmp(rd, "-")))
+				continue;
+			done[j] = true;
+			errors += s->errors;
+			if (s->ended && s->secs > 0)
+				snprintf(s->write ? wr : rd, sizeof(wr), "%.2f",
+					 (double)s->bytes / s->secs / 1e6);
+			else
+				snprintf(s->write ? wr : rd, sizeof(wr),
+					 "(cut)");
+		}
+		fprintf(f, "<tr><th>%s</th><td class='n'>%s</td><td class='n'>"
+			"%s</td><td class='n%s'>%u</td></tr>\n", label, rd, wr,
+			errors ? " err" : "", errors);
+	}
+	fputs("</table>\n", f);
+}
+
+static void report_html_advice(FILE *f, const struct recording *r,
+			       const size_t *idx, size_t n)
+{
+	char quirk[256];
+	int a;
+	size_t i;
+
+	fputs("<h2 id='advice'>What to try next</h2>\n", f);
+	if (!n)
+		fputs("<p>No incidents: nothing to fix in this recording.</p>\n",
+		      f);
+	for (a = 0; a < REPORT_ADVICE_MAX; a++) {
+		const struct report_advice *adv = report_advice_get(a);
+		const char *const *t;
+		bool any = false;
+
+		if (!adv)
+			break;
+		for (i = 0; i < n; i++) {
+			if (report_advice_id(&r->evs[idx[i]]) != a)
+				continue;
+			if (!any) {
+				fputs("<div class='adv'><h3>", f);
+				report_html_esc(f, adv->title);
+				fputs("</h3><p>", f);
+				report_html_esc(f, adv->why);
+				fputs("</p><p>Evidence: incident", f);
+			}
+			fprintf(f, " <a href='#inc-%zu'>#%zu</a>", i + 1, i + 1);
+			any = true;
+		}
+		if (!any)
+			continue;
+		fputs("</p><ul>", f);
+		for (t = adv->tries; *t; t++) {
+			fputs("<li>", f);
+			report_html_esc(f, *t);
+			fputs("</li>", f);
+		}
+		fputs("</ul>", f);
+		if (report_advice_quirk(r, idx, n, a, quirk, sizeof(quirk))) {
+			fputs("<p>For this recording: <code>", f);
+			report_html_esc(f, quirk);
+			fputs("</code></p>", f);
+		}
+		fputs("</div>\n", f);
+	}
+}
+
+int report_html_write(FILE *f, const struct recording *r,
+		      const struct report_opts *o)
+{
+	size_t *idx, n, i;
+	const char *s;
+
+	idx = report_incidents(r, &n);
+	if (!idx)
+		return -ENOMEM;
+	fputs("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>\n"
+	      "<meta http-equiv='Content-Security-Policy' content=\"default-src "
+	      "'none'; style-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name='viewport' content='width=device-width'>\n"
+	      "<title>usbtrail report</title>\n<style>", f);
+	fputs(report_html_css, f);
+	fputs("</style></head><body>\n<h1>usbtrail report</h1>\n<p>", f);
+	report_html_esc(f, o->dir);
+	fputs(": kernel ", f);
+	s = recording_meta_str(r, "kernel", "release");
+	report_html_esc(f, s ? s : "unknown");
+	fputs(", trace source ", f);
+	s = recording_meta_str(r, "trace_source", NULL);
+	report_html_esc(f, s ? s : "none");
+	fprintf(f, ", %.1f s recorded, stopped by ",
+		(double)(r->t_last_ns - r->t_first_ns) / 1e9);
+	s = recording_meta_str(r, "stopped_by", NULL);
+	report_html_esc(f, s ? s : "? (recording not complete)");
+	fprintf(f, ". <b>%zu incidents</b>.</p>\n", n);
+	if (r->malformed || r->skipped)
+		fprintf(f, "<p class='err'>%" PRIu64 " malformed lines and %"
+			PRIu64 " events over the limits were skipped.</p>\n",
+			r->malformed, r->skipped);
+	report_html_devices(f, r, o);
+	report_html_throughput(f, r, idx, n);
+
+	fprintf(f, "<h2 id='incidents'>Incidents (%zu)</h2>\n", n);
+	if (n) {
+		fputs("<table id='incident-table'><tr><th>#</th><th>+s</th>"
+		      "<th>device</th><th>kind</th><th>decoded</th>"
+		      "<th>chain</th><th>kernel line and evidence</th></tr>\n",
+		      f);
+		for (i = 0; i < n; i++)
+			report_html_incident(f, r, &r->evs[idx[i]], i + 1);
+		fputs("</table>\n", f);
+	} else {
+		fputs("<p>None.</p>\n", f);
+	}
+	report_html_eps(f, r);
+	report_html_stress(f, r);
+	report_html_advice(f, r, idx, n);
+	fputs("<h2>Recording</h2>\n", f);
+	for (i = 0; i < r->nevs; i++)
+		if (r->evs[i].type == EV_LOST) {
+			fprintf(f, "<p class='err'>lost at +%.3f s: %" PRIu64
+				" events of %s (", report_rel(r, r->evs[i].t_ns),
+				r->evs[i].u.lost.count,
+				ev_source_name(r->evs[i].u.lost.source));
+			report_html_esc(f, r->evs[i].u.lost.why);
+			fputs(")</p>\n", f);
+		}
+	fprintf(f, "<p class='muted'>%" PRIu64 " lines: "
+		"%zu events, %zu trace records, %zu samples, %" PRIu64
+		" usbmon events, %" PRIu64 " malformed.</p>\n</body></html>\n",
+		r->lines, r->nevs, r->ntraces, r->nsamples, r->usbmon,
+		r->malformed);
+	free(idx);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report_text.c - report.txt: the same sections as report.html (devices,
+ * throughput, incidents with their evidence, completion codes, stress
+ * results, what to try), as plain text for a terminal or a mail.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* the uas verdict meta.json holds for a disk, or NULL */
+static struct json_object *report_text_uas(const struct recording *r,
+					   const char *disk)
+{
+	struct json_object *a, *o, *b;
+	size_t i;
+
+	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return NULL;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		o = json_object_array_get_idx(a, i);
+		if (json_object_object_get_ex(o, "block", &b) &&
+		    json_object_is_type(b, json_type_string) &&
+		    !strcmp(json_object_get_string(b), disk))
+			return o;
+	}
+	return NULL;
+}
+
+static const char *report_text_get(struct json_object *o, const char *k1,
+				   const char *k2)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k1, &v))
+		return NULL;
+	if (k2 && !json_object_object_get_ex(v, k2, &v))
+		return NULL;
+	return v && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
+}
+
+static void report_text_devices(FILE *f, const struct recording *r,
+				const struct report_opts *o)
+{
+	unsigned int i;
+
+	fprintf(f, "\n== Devices\n");
+	if (!r->ndisks)
+		fprintf(f, "No USB disk was seen.\n");
+	for (i = 0; i < r->ndisks; i++) {
+		const struct recording_disk *d = &r->disks[i];
+		struct json_object *uas = report_text_uas(r, d->disk);
+		const char *s;
+		char serial[80], topo[512];
+
+		fprintf(f, "%s: usb %s", d->disk, d->usb[0] ? d->usb : "?");
+		if (d->busnum >= 0 && d->devnum >= 0)
+			fprintf(f, " (bus %d device %d)", d->busnum, d->devnum);
+		if (d->have_device) {
+			const struct ev_device *dv = &d->device;
+
+			report_serial(dv->serial, o->keep_serials, serial,
+				      sizeof(serial));
+			fprintf(f, " %04x:%04x \"%s\", %u Mbit/s, driver %s, "
+				"host controller %s (%s), serial %s",
+				dv->vid, dv->pid, dv->product, dv->speed_mbps,
+				dv->driver[0] ? dv->driver : "none",
+				dv->hcd[0] ? dv->hcd : "?",
+				dv->hcd_driver[0] ? dv->hcd_driver : "?",
+				serial[0] ? serial : "none");
+		}
+		fputc('\n', f);
+		if (report_topology(r, d->disk, topo, sizeof(topo)))
+			fprintf(f, "  topology: %s\n", topo);
+		s = report_text_get(uas, "detail", "bridge");
+		if (s)
+			fprintf(f, "  bridge: %s\n", s);
+		s = report_text_get(uas, "reason", NULL);
+		if (s)
+			fprintf(f, "  UAS verdict: %s: %s\n", s,
+				report_text_get(uas, "detail", "why") ?: "");
+	}
+}
+
+static void report_text_throughput(FILE *f, const struct recording *r)
+{
+	unsigned int i;
+	size_t k;
+
+	fprintf(f, "\n== Throughput (intervals with I/O)\n");
+	if (!r->nsamples)
+		fprintf(f, "No throughput samples.\n");
+	for (i = 0; i < r->ndisks; i++) {
+		const struct recording_disk *d = &r->disks[i];
+		size_t ndip = 0;
+
+		if (!d->nsamples)
+			continue;
+		for (k = 0; k < d->nsamples; k++)
+			ndip += r->samples[d->first_sample + k].s.dip;
+		fprintf(f, "%s: %zu intervals, peak %.1f MB/s, %.1f MB "
+			"written, %.1f MB read, %zu intervals in dips\n",
+			d->disk, d->nsamples, d->max_mbps,
+			(double)d->write_bytes / 1e6,
+			(double)d->read_bytes / 1e6, ndip);
+	}
+}
+
+static void report_text_incident(FILE *f, const struct recording *r,
+				 const struct ev *ev, size_t n)
+{
+	const struct ev_incident *ei = &ev->u.incident;
+	const struct classify_incident *c = &ei->inc;
+	char buf[1200];
+	unsigned int k;
+	uint64_t t;
+
+	ev_incident_summary(ev, buf, sizeof(buf));
+	fprintf(f, "#%zu  +%.3f s  %s", n, report_rel(r, ev->t_ns), buf);
+	if (c->chain)
+		fprintf(f, "  [chain %u]", c->chain);
+	fputc('\n', f);
+	report_sense_text(ev, buf, sizeof(buf));
+	if (buf[0])
+		fprintf(f, "    sense: %s\n", buf);
+	if (ei->sense_len) {
+		fprintf(f, "    sense bytes:");
+		for (k = 0; k < ei->sense_len; k++)
+			fprintf(f, " %02x", ei->sense[k]);
+		fputc('\n', f);
+	}
+	if (c->kind == CLASSIFY_XHCI_ERROR && c->code >= 0)
+		fprintf(f, "    completion code %d: %s (%s)\n", c->code,
+			recording_cc_name((unsigned int)c->code),
+			recording_cc_meaning((unsigned int)c->code));
+	if (ei->opcode >= 0)
+		fprintf(f, "    command: opcode 0x%02x", ei->opcode);
+	if (ei->opcode >= 0 && ei->lba >= 0)
+		fprintf(f, ", lba %" PRId64, ei->lba);
+	if (ei->opcode >= 0)
+		fputc('\n', f);
+	if (c->kind == CLASSIFY_DIP)
+		fprintf(f, "    %.1f MB/s for %.1f s against a median of "
+			"%.1f MB/s\n", ei->dip_mbps, ei->dip_secs,
+			ei->dip_median_mbps);
+	if (c->line[0])
+		fprintf(f, "    line: %s\n", c->line);
+	for (k = 0; k < ei->nevidence; k++) {
+		if (recording_describe(r, ei->evidence[k], buf, sizeof(buf),
+				       &t) < 0)
+			fprintf(f, "    evidence %" PRIu64 ": not in the "
+				"recording\n", ei->evidence[k]);
+		else
+			fprintf(f, "    evidence %" PRIu64 " +%.6f %s\n",
+				ei->evidence[k], report_rel(r, t), buf);
+	}
+}
+
+static void report_text_eps(FILE *f, const struct recording *r)
+{
+	unsigned int i, cc;
+
+	fprintf(f, "\n== Completion codes per endpoint (xHCI transfer "
+		"events)\n");
+	if (!r->neps)
+		fprintf(f, "No xHCI transfer events (the module was not "
+			"loaded, or no transfers).\n");
+	for (i = 0; i < r->neps; i++) {
+		const struct recording_ep *e = &r->eps[i];
+
+		fprintf(f, "bus %d device %d ", e->busnum, e->devnum);
+		if (e->epaddr != 0xff)
+			fprintf(f, "ep 0x%02x", e->epaddr);
+		else
+			fprintf(f, "dci %u", e->dci);
+		fprintf(f, "%s%s: %" PRIu64 " transfers\n",
+			e->disk[0] ? " " : "", e->disk, e->total);
+		for (cc = 0; cc < 256; cc++)
+			if (e->cc[cc])
+				fprintf(f, "    %3u %-28s %10" PRIu64 "%s\n",
+					cc, recording_cc_name(cc), e->cc[cc],
+					recording_cc_normal(cc) ? "" :
+					"  <- error");
+	}
+}
+
+static void report_text_stress(FILE *f, const struct recording *r)
+{
+	char label[32];
+	unsigned int i, j;
+	bool done[RECORDING_STRESS_MAX] = { false };
+
+	if (!r->nstress)
+		return;
+	fprintf(f, "\n== usbtrail stress (CrystalDiskMark layout, MB/s = "
+		"10^6 bytes/s)\n");
+	fprintf(f, "%-16s %12s %12s  %s\n", "", "Read [MB/s]", "Write [MB/s]",
+		"errors");
+	/* one row per label, read and write side by side */
+	for (i = 0; i < r->nstress; i++) {
+		char rd[16] = "-", wr[16] = "-";
+		unsigned int errors = 0;
+
+		if (done[i])
+			continue;
+		recording_stress_label(&r->stress[i], label, sizeof(label));
+		for (j = i; j < r->nstress; j++) {
+			const struct recording_stress *s = &r->stress[j];
+			char l2[32];
+
+			recording_stress_label(s, l2, sizeof(l2));
+			if (strcmp(l2, label) || done[j])
+				continue;
+			if ((s->write && strcmp(wr, "-")) ||
+			    (!s->write && strcmp(rd, "-")))
+				continue;	/* a later cycle: own row */
+			done[j] = true;
+			errors += s->errors;
+			snprintf(s->write ? wr : rd, 16, s->ended &&
+				 s->secs > 0 ? "%.2f" : "(cut)",
+				 s->secs > 0 ? (double)s->bytes / s->secs /
+				 1e6 : 0.0);
+		}
+		fprintf(f, "%-16s %12s %12s  %u\n", label, rd, wr, errors);
+	}
+}
+
+static void report_text_advice(FILE *f, const struct recording *r,
+			       const size_t *idx, size_t n)
+{
+	char quirk[256];
+	int a;
+	size_t i;
+
+	fprintf(f, "\n== What to try next\n");
+	if (!n)
+		fprintf(f, "No incidents: nothing to fix in this recording.\n");
+	for (a = 0; a < REPORT_ADVICE_MAX; a++) {
+		const struct report_advice *adv = report_advice_get(a);
+		const char *const *t;
+		bool any = false;
+
+		if (!adv)
+			break;
+		for (i = 0; i < n; i++) {
+			if (report_advice_id(&r->evs[idx[i]]) != a)
+				continue;
+			if (!any)
+				fprintf(f, "* %s\n  %s\n  evidence: incident",
+					adv->title, adv->why);
+			fprintf(f, " #%zu", i + 1);
+			any = true;
+		}
+		if (!any)
+			continue;
+		fputc('\n', f);
+		for (t = adv->tries; *t; t++)
+			fprintf(f, "  - %s\n", *t);
+		if (report_advice_quirk(r, idx, n, a, quirk, sizeof(quirk)))
+			fprintf(f, "  For this recording: %s\n", quirk);
+	}
+}
+
+int report_text_write(FILE *f, const struct recording *r,
+		      const struct report_opts *o)
+{
+	const char *s;
+	size_t *idx, n, i;
+
+	idx = report_incidents(r, &n);
+	if (!idx)
+		return -ENOMEM;
+	fprintf(f, "usbtrail report of %s\n", o->dir);
+	s = recording_meta_str(r, "kernel", "release");
+	fprintf(f, "kernel %s", s ? s : "unknown");
+	s = recording_meta_str(r, "trace_source", NULL);
+	fprintf(f, ", trace source %s", s ? s : "none");
+	s = recording_meta_str(r, "stopped_by", NULL);
+	fprintf(f, ", %.1f s recorded, stopped by %s\n",
+		(double)(r->t_last_ns - r->t_first_ns) / 1e9,
+		s ? s : "? (recording not complete)");
+	fprintf(f, "%" PRIu64 " lines: %zu kept events, %zu trace records, "
+		"%zu samples, %" PRIu64 " usbmon, %" PRIu64 " malformed "
+		"(skipped), %" PRIu64 " over the limits (skipped)\n", r->lines,
+		r->nevs, r->ntraces, r->nsamples, r->usbmon, r->malformed,
+		r->skipped);
+	for (i = 0; i < r->nevs; i++)
+		if (r->evs[i].type == EV_LOST)
+			fprintf(f, "lost at +%.3f s: %" PRIu64 " events of %s "
+				"(%s)\n", report_rel(r, r->evs[i].t_ns),
+				r->evs[i].u.lost.count,
+				ev_source_name(r->evs[i].u.lost.source),
+				r->evs[i].u.lost.why);
+	report_text_devices(f, r, o);
+	report_text_throughput(f, r);
+	fprintf(f, "\n== Incidents (%zu), times since recording began\n", n);
+	for (i = 0; i < n; i++)
+		report_text_incident(f, r, &r->evs[idx[i]], i + 1);
+	report_text_eps(f, r);
+	report_text_stress(f, r);
+	report_text_advice(f, r, idx, n);
+	free(idx);
+	return ferror(f) ? -EIO : 0;
+}

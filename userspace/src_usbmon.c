@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * src_usbmon.c - the recorder's usbmon source: every URB submission,
+ * completion and error on every USB bus, from /dev/usbmon0's binary
+ * interface, one EV_USBMON event each.
+ *
+ * The ring is mmapped (mon_bin.c keeps events contiguous once it is) and
+ * read with MON_IOCX_MFETCH, which hands over the offsets of up to N
+ * events and releases the N of the previous call, so nothing is copied
+ * twice.  usbmon stamps events with CLOCK_REALTIME (ktime_get_real_ts64);
+ * they are moved onto the recorder's CLOCK_BOOTTIME by the offset measured
+ * at the start.  The ring drops events when full and counts them
+ * (MON_IOCG_STATS); each count that grows becomes an EV_LOST event.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "usbmon.h"
+
+#define SRC_USBMON_DEVICE	"/dev/usbmon0"	/* bus 0: all buses */
+/*
+ * 4 MiB holds about 2 s of a 5 Gbit/s disk's headers with 64 bytes of
+ * data each; kernels before 6.? cap the ring at 1200 KiB (BUFF_MAX).
+ */
+#define SRC_USBMON_RING		(4u << 20)
+#define SRC_USBMON_RING_OLD	(1200u << 10)
+#define SRC_USBMON_VEC		256	/* offsets per MFETCH */
+#define SRC_USBMON_ROUNDS	32	/* MFETCHes per read(): let others run */
+
+struct src_usbmon {
+	uint8_t *map;
+	size_t ring;
+	uint32_t payload;
+	uint64_t lost_total;
+	uint32_t vec[SRC_USBMON_VEC];
+};
+
+static void src_usbmon_lost(struct rec_source *s, struct rec *r, uint64_t n)
+{
+	struct src_usbmon *u = s->priv;
+	struct ev *ev = ev_new(EV_LOST, EV_SRC_USBMON, ev_clock_now());
+
+	s->lost += n;
+	u->lost_total += n;
+	if (!ev) {
+		rec_emit(r, NULL);
+		return;
+	}
+	ev->u.lost.source = EV_SRC_USBMON;
+	ev->u.lost.count = n;
+	ev->u.lost.total = u->lost_total;
+	snprintf(ev->u.lost.why, sizeof(ev->u.lost.why),
+		 "usbmon ring full");
+	rec_emit(r, ev);
+}
+
+/* One event of the ring at off into the recorder. */
+static void src_usbmon_event(struct rec_source *s, struct rec *r,
+			     uint32_t off)
+{
+	struct src_usbmon *u = s->priv;
+	uint32_t desclen, n;
+	struct usbmon_event me;
+	struct ev *ev;
+	int64_t t;
+
+	if (off >= u->ring ||
+	    usbmon_parse(u->map + off, u->ring - off, &me) < 0) {
+		s->malformed++;
+		return;
+	}
+	if (me.hdr.type == USBMON_TYPE_FILLER)
+		return;
+	t = (int64_t)usbmon_realtime_ns(&me.hdr) - rec_clock(r)->boot_to_real_ns;
+	ev = ev_new(EV_USBMON, EV_SRC_USBMON, t > 0 ? (uint64_t)t : 0);
+	if (!ev) {
+		rec_emit(r, NULL);
+		return;
+	}
+	ev->u.usbmon.hdr = me.hdr;
+	ev->ident.busnum = me.hdr.busnum;
+	ev->ident.devnum = me.hdr.devnum;
+	/* ISO descriptors always, then at most payload bytes of data */
+	desclen = me.hdr.ndesc * USBMON_ISODESC_SIZE;
+	n = me.datalen < u->payload ? me.datalen : u->payload;
+	if (desclen + n) {
+		ev->u.usbmon.data = malloc(desclen + n);
+		if (!ev->u.usbmon.data) {
+			ev_free(ev);
+			rec_emit(r, NULL);
+			return;
+		}
+		if (desclen)
+			memcpy(ev->u.usbmon.data, me.desc, desclen);
+		if (n)
+			memcpy(ev->u.usbmon.data + desclen, me.data, n);
+		ev->u.usbmon.caplen = desclen + n;
+	}
+	s->events++;
+	rec_emit(r, ev);
+}
+
+static int src_usbmon_read(struct rec_source *s, struct rec *r)
+{
+	struct src_usbmon *u = s->priv;
+	struct usbmon_stats st;
+	uint32_t nflush = 0, i;
+	unsigned int round;
+	int ret = 0;
+
+	for (round = 0; round < SRC_USBMON_ROUNDS; round++) {
+		struct usbmon_mfetch mf = { u->vec, SRC_USBMON_VEC, nflush };
+
+		/* releases the nflush events handed over last time */
+		if (ioctl(s->fd, USBMON_IOCX_MFETCH, &mf) < 0) {
+			nflush = 0;
+			if (errno != EAGAIN && errno != EINTR)
+				ret = -errno;
+			break;
+		}
+		for (i = 0; i < mf.nfetch && i < SRC_USBMON_VEC; i++)
+			src_usbmon_event(s, r, u->vec[i]);
+		nflush = mf.nfetch;
+		if (mf.nfetch < SRC_USBMON_VEC)
+			break;
+	}
+	if (nflush && ioctl(s->fd, USBMON_IOCH_MFLUSH, nflush) < 0 && !ret)
+		ret = -errno;
+	if (ioctl(s->fd, USBMON_IOCG_STATS, &st) == 0 && st.dropped)
+		src_usbmon_lost(s, r, st.dropped);
+	return ret;
+}
+
+static void src_usbmon_close(struct rec_source *s, struct rec *r)
+{
+	struct src_usbmon *u = s->priv;
+
+	if (!u)
+		return;
+	if (s->fd >= 0)
+		src_usbmon_read(s, r);
+	if (u->map && u->map != MAP_FAILED)
+		munmap(u->map, u->ring);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	free(u);
+	s->priv = NULL;
+}
+
+int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload)
+{
+	struct src_usbmon *u;
+	int fd, ret, size;
+
+	(void)r;
+	/* no /dev/usbmon0: the usbmon module is not loaded */
+	fd = open(SRC_USBMON_DEVICE, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* the ring cannot change size once mapped, so first */
+	if (ioctl(fd, USBMON_IOCT_RING_SIZE, SRC_USBMON_RING) < 0 &&
+	    (errno != EINVAL ||
+	     ioctl(fd, USBMON_IOCT_RING_SIZE, SRC_USBMON_RING_OLD) < 0)) {
+		ret = -errno;
+		goto err_close;
+	}
+	size = ioctl(fd, USBMON_IOCQ_RING_SIZE);
+	if (size <= 0) {
+		ret = size < 0 ? -errno : -EIO;
+		goto err_close;
+	}
+	u = calloc(1, sizeof(*u));
+	if (!u) {
+		ret = -ENOMEM;
+		goto err_close;
+	}
+	u->ring = (size_t)size;
+	u->payload = payload;
+	u->map = mmap(NULL, u->ring, PROT_READ, MAP_SHARED, fd, 0);
+	if (u->map == MAP_FAILED) {
+		ret = -errno;
+		goto err_free;
+	}
+
+	memset(s, 0, sizeof(*s));
+	s->name = "usbmon";
+	s->id = EV_SRC_USBMON;
+	s->fd = fd;
+	s->read = src_usbmon_read;
+	s->close = src_usbmon_close;
+	s->priv = u;
+	return 0;
+
+err_free:
+	free(u);
+err_close:
+	close(fd);
+	return ret;
+}
