@@ -358,6 +358,8 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	sigaddset(&mask, SIGPIPE);
 	if (sigprocmask(SIG_BLOCK, &mask, &oldmask))
 		return -errno;
+	/* a file size limit: write() says EFBIG, the recording stops cleanly */
+	signal(SIGXFSZ, SIG_IGN);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	r->ep = ep;
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
