@@ -519,22 +519,6 @@ static struct json_object *cmd_record_descriptors(struct json_object *uas)
  */
 #define CMD_RECORD_META_RESERVE	(64 * 1024)
 
-static int cmd_record_write_all(int fd, const char *s, size_t n)
-{
-	ssize_t w;
-
-	while (n) {
-		w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -ENOSPC;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 				 int result)
 {
@@ -567,7 +551,7 @@ static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 	if (fd < 0) {
 		ret = -errno;
 	} else {
-		ret = cmd_record_write_all(fd, buf, n + 1 + pad);
+		ret = util_write_all(fd, buf, n + 1 + pad, NULL);
 		if (close(fd) && !ret)
 			ret = -errno;
 		if (!ret && rename(tmp, path))
@@ -579,15 +563,15 @@ static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 	if (ret && done && !stat(path, &st) && (size_t)st.st_size >= n + 1) {
 		fd = open(path, O_WRONLY | O_CLOEXEC);
 		if (fd >= 0) {
-			ret = cmd_record_write_all(fd, buf, n + 1);
+			ret = util_write_all(fd, buf, n + 1, NULL);
 			/* spaces after the JSON: still one valid document */
 			if (!ret && (size_t)st.st_size > n + 1) {
 				char *sp = malloc((size_t)st.st_size - n - 1);
 
 				if (sp) {
 					memset(sp, ' ', (size_t)st.st_size - n - 1);
-					ret = cmd_record_write_all(fd, sp,
-						(size_t)st.st_size - n - 1);
+					ret = util_write_all(fd, sp,
+						(size_t)st.st_size - n - 1, NULL);
 					free(sp);
 				} else {
 					ret = ftruncate(fd, (off_t)n + 1) ?

@@ -129,6 +129,16 @@ const struct ev_clock *rec_clock(const struct rec *r)
 	return &r->clock;
 }
 
+void rec_source_close_fd(struct rec_source *s, struct rec *r)
+{
+	(void)r;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	free(s->priv);
+	s->priv = NULL;
+}
+
 void rec_source_done(struct rec *r, struct rec_source *s)
 {
 	if (r->ep >= 0 && s->fd >= 0)

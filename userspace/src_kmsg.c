@@ -125,16 +125,6 @@ static int src_kmsg_read(struct rec_source *s, struct rec *r)
 	return 0;
 }
 
-static void src_kmsg_close(struct rec_source *s, struct rec *r)
-{
-	(void)r;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
-	free(s->priv);
-	s->priv = NULL;
-}
-
 /*
  * Write the sync line and read it back: its kernel time against the
  * middle of the two CLOCK_BOOTTIME readings around the write.  Records
@@ -220,7 +210,7 @@ int src_kmsg_open(struct rec_source *s, struct rec *r)
 	s->fd = fd;
 	s->priv = k;
 	s->read = src_kmsg_read;
-	s->close = src_kmsg_close;
+	s->close = rec_source_close_fd;
 	early = malloc(SRC_KMSG_EARLY * sizeof(*early));
 	if (early) {
 		src_kmsg_sync(k, fd, early, early_len, &nearly);
