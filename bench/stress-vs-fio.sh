@@ -9,7 +9,8 @@
 #
 # A TARGET is a file (created, 1 GiB) or "loop": a loop device (direct I/O)
 # over a file in /var/tmp.  Each measurement runs REPS times (default 3),
-# alternating tools, and the median is kept.  Prints a Markdown table for
+# alternating tools; the medians are kept, and the median of the ratios
+# of each back-to-back pair, which a busy machine's drift disturbs less.  Prints a Markdown table for
 # docs/performance.md.  usbtrail verifies every read; fio verifies nothing.
 set -eu
 
@@ -57,9 +58,17 @@ print([p for p in j["phases"] if p["name"] == sys.argv[2]][0][sys.argv[3]])' \
 		"$work/ut.json" "$1" "$2"
 }
 
-row() {	# WHAT UT FIO UNIT
-	printf '| %s | %s | %.0f %s | %.0f %s | %.2f |\n' "$tname" "$1" "$2" \
-		"$4" "$3" "$4" "$(echo "$2 $3" | awk '{ print $1 / $2 }')"
+# WHAT KEY UNIT: the medians, their ratio, and the median of the ratios
+# of each repetition's pair (run back to back, so drift in the machine's
+# load hits both tools of a pair alike)
+row() {
+	u=$(median <"$work/$2.ut")
+	f=$(median <"$work/$2.fio")
+	pr=$(paste "$work/$2.ut" "$work/$2.fio" |
+		awk '$2 > 0 { print $1 / $2 }' | median)
+	printf '| %s | %s | %.0f %s | %.0f %s | %.2f | %.2f |\n' "$tname" \
+		"$1" "$u" "$3" "$f" "$3" "$(echo "$u $f" | awk '{ print $1 / $2 }')" \
+		"$pr"
 }
 
 ut_seq() {
@@ -83,8 +92,8 @@ fio_rand() {
 		>>"$work/rr.fio"
 }
 
-echo "| target | test | usbtrail (verifying) | fio | ratio |"
-echo "|---|---|---|---|---|"
+echo "| target | test | usbtrail (verifying) | fio | ratio | paired ratio |"
+echo "|---|---|---|---|---|---|"
 for t in ${*:-/dev/shm/usbtrail-bench.img}; do
 	if [ "$t" = loop ]; then
 		truncate -s "$size" /var/tmp/usbtrail-bench.img
@@ -121,14 +130,10 @@ for t in ${*:-/dev/shm/usbtrail-bench.img}; do
 		fi
 		i=$((i + 1))
 	done
-	row "seq write 1 MiB QD4" "$(median <"$work/sw.ut")" \
-		"$(median <"$work/sw.fio")" MB/s
-	row "seq read 1 MiB QD4" "$(median <"$work/sr.ut")" \
-		"$(median <"$work/sr.fio")" MB/s
-	row "random write 4 KiB QD32" "$(median <"$work/rw.ut")" \
-		"$(median <"$work/rw.fio")" IOPS
-	row "random read 4 KiB QD32" "$(median <"$work/rr.ut")" \
-		"$(median <"$work/rr.fio")" IOPS
+	row "seq write 1 MiB QD4" sw MB/s
+	row "seq read 1 MiB QD4" sr MB/s
+	row "random write 4 KiB QD32" rw IOPS
+	row "random read 4 KiB QD32" rr IOPS
 	if [ "$t" = loop ]; then
 		losetup -d "$loop"
 		loop=

@@ -23,6 +23,7 @@
 #include <zlib.h>
 
 #include "bundle.h"
+#include "util.h"
 #include "evjson.h"
 #include "lsusb.h"
 #include "pcapng.h"
@@ -887,17 +888,7 @@ static int bundle_save(const struct bundle_opts *o, const uint8_t *data,
 		return err;
 	}
 	fchmod(fd, 0644);
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -ENOSPC;
-			break;
-		}
-		off += (size_t)n;
-	}
+	err = util_write_all(fd, data, len, &off);
 	if (!err && fsync(fd) < 0)
 		err = -errno;
 	if (close(fd) < 0 && !err)

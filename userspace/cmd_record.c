@@ -511,14 +511,23 @@ static struct json_object *cmd_record_descriptors(struct json_object *uas)
 	return o;
 }
 
-/* Whole or not at all: a temporary file renamed over meta.json. */
+/*
+ * Whole or not at all: a temporary file renamed over meta.json.  The
+ * first meta.json is padded with spaces (valid JSON) to reserve room: if
+ * the disk is full by the end, the final one is written over it in place
+ * when it fits, so a full disk still leaves the counts of the recording.
+ */
+#define CMD_RECORD_META_RESERVE	(64 * 1024)
+
 static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 				 int result)
 {
 	struct json_object *o = cmd_record_meta(x, done, result);
 	char tmp[4200], path[4200];
+	size_t n, pad = 0;
+	char *buf = NULL;
 	const char *s;
-	size_t n;
+	struct stat st;
 	int fd, ret = 0;
 
 	snprintf(tmp, sizeof(tmp), "%s/.meta.json.tmp", x->dir);
@@ -526,12 +535,23 @@ static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 					   JSON_C_TO_STRING_NOSLASHESCAPE);
 	n = strlen(s);
+	if (!done && n + 1 < CMD_RECORD_META_RESERVE)
+		pad = CMD_RECORD_META_RESERVE - n - 1;
+	buf = malloc(n + 1 + pad);
+	if (!buf) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\n';
+	memset(buf + n + 1, ' ', pad);
+	json_object_put(o);
+
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
 	} else {
-		if (write(fd, s, n) != (ssize_t)n || write(fd, "\n", 1) != 1)
-			ret = errno ? -errno : -ENOSPC;
+		ret = util_write_all(fd, buf, n + 1 + pad, NULL);
 		if (close(fd) && !ret)
 			ret = -errno;
 		if (!ret && rename(tmp, path))
@@ -539,7 +559,30 @@ static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 		if (ret)
 			unlink(tmp);
 	}
-	json_object_put(o);
+	/* no room for a new file: over the reserved old one, if it fits */
+	if (ret && done && !stat(path, &st) && (size_t)st.st_size >= n + 1) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ret = util_write_all(fd, buf, n + 1, NULL);
+			/* spaces after the JSON: still one valid document */
+			if (!ret && (size_t)st.st_size > n + 1) {
+				char *sp = malloc((size_t)st.st_size - n - 1);
+
+				if (sp) {
+					memset(sp, ' ', (size_t)st.st_size - n - 1);
+					ret = util_write_all(fd, sp,
+						(size_t)st.st_size - n - 1, NULL);
+					free(sp);
+				} else {
+					ret = ftruncate(fd, (off_t)n + 1) ?
+					      -errno : 0;
+				}
+			}
+			if (close(fd) && !ret)
+				ret = -errno;
+		}
+	}
+	free(buf);
 	return ret;
 }
 

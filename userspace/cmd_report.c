@@ -191,17 +191,7 @@ static int cmd_report_write(const char *path, cmd_report_writer w,
 		return err;
 	}
 	fchmod(fd, 0644);
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -ENOSPC;
-			break;
-		}
-		off += (size_t)n;
-	}
+	err = util_write_all(fd, text, len, &off);
 	free(text);
 	if (close(fd) < 0 && !err)
 		err = -errno;

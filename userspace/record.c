@@ -129,6 +129,16 @@ const struct ev_clock *rec_clock(const struct rec *r)
 	return &r->clock;
 }
 
+void rec_source_close_fd(struct rec_source *s, struct rec *r)
+{
+	(void)r;
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	free(s->priv);
+	s->priv = NULL;
+}
+
 void rec_source_done(struct rec *r, struct rec_source *s)
 {
 	if (r->ep >= 0 && s->fd >= 0)
@@ -358,6 +368,8 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	sigaddset(&mask, SIGPIPE);
 	if (sigprocmask(SIG_BLOCK, &mask, &oldmask))
 		return -errno;
+	/* a file size limit: write() says EFBIG, the recording stops cleanly */
+	signal(SIGXFSZ, SIG_IGN);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	r->ep = ep;
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);

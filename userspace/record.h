@@ -69,6 +69,11 @@ struct rec_sink {
 
 /* Pass one event to the recorder, which owns it from now on. */
 void rec_emit(struct rec *r, struct ev *ev);
+/*
+ * The close() of a source that owns just its fd and a malloc'd priv:
+ * closes the one, frees the other.
+ */
+void rec_source_close_fd(struct rec_source *s, struct rec *r);
 /* The source's fd reached its end: stop polling it. */
 void rec_source_done(struct rec *r, struct rec_source *s);
 /* The clock offsets measured when recording began. */

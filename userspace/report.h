@@ -69,6 +69,11 @@ bool report_topology(const struct recording *r, const char *disk, char *buf,
 
 /* Sense of an incident as "02/3a/00 Not Ready: Medium not present". */
 void report_sense_text(const struct ev *inc, char *buf, size_t len);
+/* The uas verdict meta.json holds for disk, or NULL. */
+struct json_object *report_uas(const struct recording *r, const char *disk);
+/* o[k1] (or o[k1][k2]) when it is a string, else NULL. */
+const char *report_json_str(struct json_object *o, const char *k1,
+			    const char *k2);
 
 int report_text_write(FILE *f, const struct recording *r,
 		      const struct report_opts *o);

@@ -375,14 +375,12 @@ void report_sense_text(const struct ev *inc, char *buf, size_t len)
 		 asc ? asc : "");
 }
 
-static const char *report_json_str(struct json_object *o, const char *k)
+/* o[k] when it is a string, else "" (for printing) */
+static const char *report_json_s(struct json_object *o, const char *k)
 {
-	struct json_object *v;
+	const char *s = report_json_str(o, k, NULL);
 
-	if (!o || !json_object_object_get_ex(o, k, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return "";
-	return json_object_get_string(v);
+	return s ? s : "";
 }
 
 static int report_json_int(struct json_object *o, const char *k)
@@ -398,25 +396,16 @@ static int report_json_int(struct json_object *o, const char *k)
 bool report_topology(const struct recording *r, const char *disk, char *buf,
 		     size_t len)
 {
-	struct json_object *a, *e = NULL, *hcd, *hubs;
+	struct json_object *e = report_uas(r, disk), *hcd, *hubs;
 	size_t i, off;
 	int n;
 
 	buf[0] = '\0';
-	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return false;
-	for (i = 0; i < json_object_array_length(a); i++) {
-		e = json_object_array_get_idx(a, i);
-		if (!strcmp(report_json_str(e, "block"), disk))
-			break;
-		e = NULL;
-	}
 	if (!e || !json_object_object_get_ex(e, "hcd", &hcd))
 		return false;
-	n = snprintf(buf, len, "%s %s [%s]", report_json_str(hcd, "device"),
-		     report_json_str(hcd, "chip"),
-		     report_json_str(hcd, "pci_id"));
+	n = snprintf(buf, len, "%s %s [%s]", report_json_s(hcd, "device"),
+		     report_json_s(hcd, "chip"),
+		     report_json_s(hcd, "pci_id"));
 	off = n > 0 && (size_t)n < len ? (size_t)n : 0;
 	if (json_object_object_get_ex(hcd, "hubs", &hubs) &&
 	    json_object_is_type(hubs, json_type_array)) {
@@ -426,10 +415,10 @@ bool report_topology(const struct recording *r, const char *disk, char *buf,
 									  i);
 
 			n = snprintf(buf + off, len - off, " > %s %s:%s %s %dM",
-				     report_json_str(h, "usb"),
-				     report_json_str(h, "vid"),
-				     report_json_str(h, "pid"),
-				     report_json_str(h, "product"),
+				     report_json_s(h, "usb"),
+				     report_json_s(h, "vid"),
+				     report_json_s(h, "pid"),
+				     report_json_s(h, "product"),
 				     report_json_int(h, "speed"));
 			if (n < 0 || (size_t)n >= len - off)
 				return true;
@@ -437,7 +426,40 @@ bool report_topology(const struct recording *r, const char *disk, char *buf,
 		}
 	}
 	snprintf(buf + off, len - off, " > %s %s:%s %dM (%s)",
-		 report_json_str(e, "usb"), report_json_str(e, "vid"),
-		 report_json_str(e, "pid"), report_json_int(e, "speed"), disk);
+		 report_json_s(e, "usb"), report_json_s(e, "vid"),
+		 report_json_s(e, "pid"), report_json_int(e, "speed"), disk);
 	return true;
+}
+
+/* the uas verdict meta.json holds for a disk, or NULL */
+struct json_object *report_uas(const struct recording *r, const char *disk)
+{
+	struct json_object *a, *o, *b;
+	size_t i;
+
+	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return NULL;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		o = json_object_array_get_idx(a, i);
+		if (json_object_object_get_ex(o, "block", &b) &&
+		    json_object_is_type(b, json_type_string) &&
+		    !strcmp(json_object_get_string(b), disk))
+			return o;
+	}
+	return NULL;
+}
+
+/* o[k1] (or o[k1][k2]) when it is a string, else NULL */
+const char *report_json_str(struct json_object *o, const char *k1,
+			    const char *k2)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k1, &v))
+		return NULL;
+	if (k2 && !json_object_object_get_ex(v, k2, &v))
+		return NULL;
+	return v && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
 }

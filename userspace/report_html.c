@@ -305,38 +305,6 @@ static void report_html_plot(FILE *f, const struct recording *r,
 	fputs("</svg>\n", f);
 }
 
-static struct json_object *report_html_uas(const struct recording *r,
-					   const char *disk)
-{
-	struct json_object *a, *o, *b;
-	size_t i;
-
-	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return NULL;
-	for (i = 0; i < json_object_array_length(a); i++) {
-		o = json_object_array_get_idx(a, i);
-		if (json_object_object_get_ex(o, "block", &b) &&
-		    json_object_is_type(b, json_type_string) &&
-		    !strcmp(json_object_get_string(b), disk))
-			return o;
-	}
-	return NULL;
-}
-
-static const char *report_html_str(struct json_object *o, const char *k1,
-				   const char *k2)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, k1, &v))
-		return NULL;
-	if (k2 && !json_object_object_get_ex(v, k2, &v))
-		return NULL;
-	return v && json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
-}
-
 static void report_html_cell(FILE *f, const char *s)
 {
 	fputs("<td>", f);
@@ -368,7 +336,7 @@ static void report_html_devices(FILE *f, const struct recording *r,
 	for (i = 0; i < r->ndisks; i++) {
 		const struct recording_disk *d = &r->disks[i];
 		const struct ev_device *dv = &d->device;
-		struct json_object *uas = report_html_uas(r, d->disk);
+		struct json_object *uas = report_uas(r, d->disk);
 		const char *s;
 
 		fputs("<tr>", f);
@@ -385,7 +353,7 @@ static void report_html_devices(FILE *f, const struct recording *r,
 		snprintf(buf, sizeof(buf), "%s (%s)", dv->hcd, dv->hcd_driver);
 		fputs("<td>", f);
 		report_html_esc(f, d->have_device ? buf : "?");
-		s = report_html_str(uas, "hcd", "chip");
+		s = report_json_str(uas, "hcd", "chip");
 		if (s) {
 			fputs("<br><span class='muted'>", f);
 			report_html_esc(f, s);
@@ -395,14 +363,14 @@ static void report_html_devices(FILE *f, const struct recording *r,
 		report_serial(dv->serial, o->keep_serials, buf, sizeof(buf));
 		report_html_cell(f, buf);
 		fputs("<td>", f);
-		s = report_html_str(uas, "reason", NULL);
+		s = report_json_str(uas, "reason", NULL);
 		if (s) {
 			fputs("<b>", f);
 			report_html_esc(f, s);
 			fputs("</b>: ", f);
-			report_html_esc(f, report_html_str(uas, "detail",
+			report_html_esc(f, report_json_str(uas, "detail",
 							   "why") ?: "");
-			s = report_html_str(uas, "detail", "bridge");
+			s = report_json_str(uas, "detail", "bridge");
 			if (s) {
 				fputs("<br>bridge: ", f);
 				report_html_esc(f, s);

@@ -11,39 +11,6 @@
 
 #include "report.h"
 
-/* the uas verdict meta.json holds for a disk, or NULL */
-static struct json_object *report_text_uas(const struct recording *r,
-					   const char *disk)
-{
-	struct json_object *a, *o, *b;
-	size_t i;
-
-	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return NULL;
-	for (i = 0; i < json_object_array_length(a); i++) {
-		o = json_object_array_get_idx(a, i);
-		if (json_object_object_get_ex(o, "block", &b) &&
-		    json_object_is_type(b, json_type_string) &&
-		    !strcmp(json_object_get_string(b), disk))
-			return o;
-	}
-	return NULL;
-}
-
-static const char *report_text_get(struct json_object *o, const char *k1,
-				   const char *k2)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, k1, &v))
-		return NULL;
-	if (k2 && !json_object_object_get_ex(v, k2, &v))
-		return NULL;
-	return v && json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
-}
-
 static void report_text_devices(FILE *f, const struct recording *r,
 				const struct report_opts *o)
 {
@@ -54,7 +21,7 @@ static void report_text_devices(FILE *f, const struct recording *r,
 		fprintf(f, "No USB disk was seen.\n");
 	for (i = 0; i < r->ndisks; i++) {
 		const struct recording_disk *d = &r->disks[i];
-		struct json_object *uas = report_text_uas(r, d->disk);
+		struct json_object *uas = report_uas(r, d->disk);
 		const char *s;
 		char serial[80], topo[512];
 
@@ -77,13 +44,13 @@ static void report_text_devices(FILE *f, const struct recording *r,
 		fputc('\n', f);
 		if (report_topology(r, d->disk, topo, sizeof(topo)))
 			fprintf(f, "  topology: %s\n", topo);
-		s = report_text_get(uas, "detail", "bridge");
+		s = report_json_str(uas, "detail", "bridge");
 		if (s)
 			fprintf(f, "  bridge: %s\n", s);
-		s = report_text_get(uas, "reason", NULL);
+		s = report_json_str(uas, "reason", NULL);
 		if (s)
 			fprintf(f, "  UAS verdict: %s: %s\n", s,
-				report_text_get(uas, "detail", "why") ?: "");
+				report_json_str(uas, "detail", "why") ?: "");
 	}
 }
 

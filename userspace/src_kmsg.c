@@ -5,8 +5,13 @@
  *
  * Each read() of /dev/kmsg returns one record, "LEVEL,SEQ,USEC,FLAGS;MSG"
  * (Documentation/ABI/testing/dev-kmsg), parsed by kmsg.c.  USEC is
- * local_clock(), which runs with CLOCK_MONOTONIC; it is moved onto the
- * recorder's CLOCK_BOOTTIME by the offset measured at the start.  A gap in
+ * local_clock(), which is close to CLOCK_MONOTONIC but not the same clock
+ * (on a virtual machine it was seen tens of milliseconds off within
+ * seconds of boot).  So the offset to the recorder's CLOCK_BOOTTIME is
+ * measured on the kernel log itself: at the start, a debug-level line is
+ * written to /dev/kmsg between two CLOCK_BOOTTIME readings and read back
+ * with the kernel's time stamp.  Without write access, the offset between
+ * CLOCK_MONOTONIC and CLOCK_BOOTTIME stands in.  A gap in
  * the sequence numbers (EPIPE: the ring wrapped before we read) is an
  * EV_LOST event; printk's own "callbacks suppressed" lines reach the
  * classifier as they are.
@@ -22,10 +27,15 @@
 
 #define SRC_KMSG_READS	256	/* records per call: let others run */
 
+#define SRC_KMSG_EARLY	16	/* lines read before the sync line */
+
 struct src_kmsg {
 	char buf[8192];		/* the kernel's record limit is 8 KiB */
 	int64_t last_seq;	/* -1: none yet */
 	uint64_t lost_total;
+	int64_t offset_ns;	/* local_clock() -> CLOCK_BOOTTIME */
+	char sync[64];		/* our own sync line, skipped */
+	int64_t sync_seq;	/* its sequence number, -1 if not read */
 };
 
 static void src_kmsg_lost(struct rec_source *s, struct rec *r, uint64_t n,
@@ -62,11 +72,16 @@ static void src_kmsg_line(struct rec_source *s, struct rec *r,
 		s->malformed++;
 		return;
 	}
+	if (k->sync[0] && kr.msg_len == strlen(k->sync) &&
+	    !memcmp(kr.msg, k->sync, kr.msg_len)) {
+		k->last_seq = kr.seq;
+		return;		/* our own line (a late one: already used) */
+	}
 	if (k->last_seq >= 0 && kr.seq > k->last_seq + 1)
 		src_kmsg_lost(s, r, (uint64_t)(kr.seq - k->last_seq - 1),
 			      "kernel log overwritten before it was read");
 	k->last_seq = kr.seq;
-	t = (int64_t)(kr.t * 1e9 + 0.5) + rec_clock(r)->mono_to_boot_ns;
+	t = (int64_t)(kr.t * 1e9 + 0.5) + k->offset_ns;
 	ev = ev_new(EV_KLOG, EV_SRC_KMSG, t > 0 ? (uint64_t)t : 0);
 	if (!ev) {
 		rec_emit(r, NULL);
@@ -110,22 +125,67 @@ static int src_kmsg_read(struct rec_source *s, struct rec *r)
 	return 0;
 }
 
-static void src_kmsg_close(struct rec_source *s, struct rec *r)
+/*
+ * Write the sync line and read it back: its kernel time against the
+ * middle of the two CLOCK_BOOTTIME readings around the write.  Records
+ * that came first are kept in early[] to be emitted with the new offset.
+ */
+static void src_kmsg_sync(struct src_kmsg *k, int fd, char (*early)[1024],
+			  size_t *early_len, unsigned int *nearly)
 {
-	(void)r;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
-	free(s->priv);
-	s->priv = NULL;
+	struct kmsg_record kr;
+	uint64_t b0, b1;
+	char line[96];
+	unsigned int i;
+	ssize_t n;
+	int wfd;
+
+	wfd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (wfd < 0)
+		return;
+	snprintf(k->sync, sizeof(k->sync), "usbtrail[%d]: clock sync",
+		 (int)getpid());
+	n = snprintf(line, sizeof(line), "<7>%s\n", k->sync);
+	b0 = ev_clock_now();
+	if (write(wfd, line, (size_t)n) != n) {
+		close(wfd);
+		return;
+	}
+	b1 = ev_clock_now();
+	close(wfd);
+	for (i = 0; i < 64; i++) {
+		n = read(fd, k->buf, sizeof(k->buf));
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n <= 0)
+			return;		/* EAGAIN: it is not there */
+		if (!kmsg_parse_line(k->buf, (size_t)n, &kr) &&
+		    kr.format == KMSG_FMT_KMSG &&
+		    kr.msg_len >= strlen(k->sync) &&
+		    !memcmp(kr.msg, k->sync, strlen(k->sync))) {
+			k->offset_ns = (int64_t)(b0 + (b1 - b0) / 2) -
+				       (int64_t)(kr.t * 1e9 + 0.5);
+			k->sync_seq = kr.seq;
+			return;
+		}
+		if (*nearly < SRC_KMSG_EARLY) {
+			size_t m = (size_t)n < sizeof(early[0]) ? (size_t)n :
+				   sizeof(early[0]);
+
+			memcpy(early[*nearly], k->buf, m);
+			early_len[(*nearly)++] = m;
+		}
+	}
 }
 
 int src_kmsg_open(struct rec_source *s, struct rec *r)
 {
+	char (*early)[1024];
+	size_t early_len[SRC_KMSG_EARLY];
+	unsigned int nearly = 0, i;
 	struct src_kmsg *k;
 	int fd;
 
-	(void)r;
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -142,12 +202,23 @@ int src_kmsg_open(struct rec_source *s, struct rec *r)
 		return -ENOMEM;
 	}
 	k->last_seq = -1;
+	k->offset_ns = rec_clock(r)->mono_to_boot_ns;
+	k->sync_seq = -1;
 	memset(s, 0, sizeof(*s));
 	s->name = "kmsg";
 	s->id = EV_SRC_KMSG;
 	s->fd = fd;
 	s->priv = k;
 	s->read = src_kmsg_read;
-	s->close = src_kmsg_close;
+	s->close = rec_source_close_fd;
+	early = malloc(SRC_KMSG_EARLY * sizeof(*early));
+	if (early) {
+		src_kmsg_sync(k, fd, early, early_len, &nearly);
+		for (i = 0; i < nearly; i++)
+			src_kmsg_line(s, r, early[i], early_len[i]);
+		free(early);
+	}
+	if (k->sync_seq > k->last_seq)
+		k->last_seq = k->sync_seq;
 	return 0;
 }

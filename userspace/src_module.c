@@ -87,16 +87,6 @@ static int src_module_read(struct rec_source *s, struct rec *r)
 	return 0;
 }
 
-static void src_module_close(struct rec_source *s, struct rec *r)
-{
-	(void)r;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
-	free(s->priv);
-	s->priv = NULL;
-}
-
 int src_module_open(struct rec_source *s, struct rec *r)
 {
 	struct usbtrail_info info;
@@ -126,6 +116,6 @@ int src_module_open(struct rec_source *s, struct rec *r)
 	s->id = EV_SRC_MODULE;
 	s->fd = fd;
 	s->read = src_module_read;
-	s->close = src_module_close;
+	s->close = rec_source_close_fd;
 	return 0;
 }

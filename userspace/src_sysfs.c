@@ -197,16 +197,6 @@ static int src_sysfs_read(struct rec_source *s, struct rec *r)
 	return rescan ? src_sysfs_scan(s, r) : 0;
 }
 
-static void src_sysfs_close(struct rec_source *s, struct rec *r)
-{
-	(void)r;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
-	free(s->priv);
-	s->priv = NULL;
-}
-
 int src_sysfs_open(struct rec_source *s, struct rec *r)
 {
 	struct sockaddr_nl sa = {
@@ -237,10 +227,10 @@ int src_sysfs_open(struct rec_source *s, struct rec *r)
 	s->fd = fd;
 	s->priv = st;
 	s->read = src_sysfs_read;
-	s->close = src_sysfs_close;
+	s->close = rec_source_close_fd;
 	ret = src_sysfs_scan(s, r);
 	if (ret) {
-		src_sysfs_close(s, r);
+		rec_source_close_fd(s, r);
 		return ret;
 	}
 	return 0;

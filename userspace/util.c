@@ -8,6 +8,7 @@
  * overflow and range checks exist once.
  */
 #include <errno.h>
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -122,4 +123,26 @@ int util_format_size(char *buf, size_t len, uint64_t v)
 	if (n < 0 || (size_t)n >= len)
 		return -ENOSPC;
 	return 0;
+}
+
+int util_write_all(int fd, const void *buf, size_t len, size_t *done)
+{
+	const char *p = buf;
+	size_t off = 0;
+	ssize_t n;
+	int ret = 0;
+
+	while (off < len) {
+		n = write(fd, p + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -ENOSPC;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (done)
+		*done = off;
+	return ret;
 }

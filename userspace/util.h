@@ -2,9 +2,10 @@
 /*
  * util.h - small parsers and formatters shared by every usbtrail command.
  *
- * Everything here takes bytes and returns values: nothing prints, nothing
- * touches files.  Errors are negative errno values; the command that called
- * turns them into one message.
+ * Everything here takes bytes and returns values: nothing prints, and the
+ * one function that touches a file descriptor, util_write_all(), only
+ * writes what it is given.  Errors are negative errno values; the command
+ * that called turns them into one message.
  */
 #ifndef USBTRAIL_UTIL_H
 #define USBTRAIL_UTIL_H
@@ -18,5 +19,12 @@
 int util_parse_number(const char *s, unsigned int flags, uint64_t min,
 		      uint64_t max, uint64_t *out);
 int util_format_size(char *buf, size_t len, uint64_t v);
+
+/*
+ * Write all len bytes to fd, again after EINTR and short writes.  0, or
+ * -errno (-ENOSPC for a write that took nothing); *done (may be NULL)
+ * gets how many bytes were written either way.
+ */
+int util_write_all(int fd, const void *buf, size_t len, size_t *done);
 
 #endif /* USBTRAIL_UTIL_H */

@@ -41,6 +41,11 @@ echo "ok: SIGTERM: the command got SIGTERM, meta.json complete"
 expect "$out/stdout.txt" '^full exit 1$'
 expect "$out/full.err" 'writing /mnt/small/rec/events.jsonl: No space left on device; recording stopped, what was written is kept'
 valid "$out/full" "full disk"
+# the final meta.json fitted in the room the first one reserved
+jq -e '.complete and .stopped_by == "error" and .events.trace > 0' \
+	"$out/full/meta.json" >/dev/null ||
+	fail "full disk: meta.json lacks the recording's end and counts"
+echo "ok: full disk: meta.json complete, with the counts"
 # what fitted was kept, in whole lines: more than the first few events
 [ "$(wc -c <"$out/full/events.jsonl")" -gt 65536 ] ||
 	fail "full disk: events.jsonl kept less than 64 KiB of a 192 KiB disk"
