@@ -648,12 +648,27 @@ static void derive_close_interval(struct derive *d, struct derive_disk *k,
 	k->start_ns = k->inflight ? end_ns : 0;
 }
 
+/*
+ * An hour of intervals at most between two events: a longer gap with a
+ * request still waiting is a clock jump or a request whose completion
+ * was never seen, not something to plot interval by interval (and a
+ * recording from elsewhere must not make us loop for ever).
+ */
+#define DERIVE_MAX_GAP_NS	(3600ull * 1000000000)
+
 /* Bring k's intervals up to t_ns. */
 static void derive_disk_advance(struct derive *d, struct derive_disk *k,
 				uint64_t t_ns)
 {
 	uint64_t step = (uint64_t)d->o.interval_ms * 1000000;
 
+	if (k->start_ns && t_ns > k->start_ns + DERIVE_MAX_GAP_NS) {
+		derive_close_interval(d, k, k->start_ns + step);
+		derive_dip_end(d, k, k->last_end_ns);
+		k->inflight = 0;
+		k->start_ns = 0;
+		return;
+	}
 	while (k->start_ns && t_ns >= k->start_ns + step)
 		derive_close_interval(d, k, k->start_ns + step);
 }
