@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Build the libFuzzer targets (make -C userspace fuzz) and run each for a
 # bounded time, as TAP.  `make check` runs them briefly; for a longer
-# campaign: tests/fuzz/run.sh 600.
+# campaign: tests/fuzz/run.sh 600.  An input that takes over 10 s fails
+# (-timeout=10): a hang is a bug like a crash.
 #   tests/fuzz/run.sh [SECONDS-PER-TARGET]   (default 15)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,7 +28,7 @@ for t in usbdesc kmsg modrec recording usbmon pcapng report tracerec btf; do
 	mkdir -p "$work/$t"
 	cp -r "$corpus/." "$work/$t/" 2>/dev/null
 	if (cd "$work" && "$b/fuzz_$t" -max_total_time="$secs" \
-		-max_len=65536 -print_final_stats=1 "$work/$t" \
+		-max_len=65536 -timeout=10 -print_final_stats=1 "$work/$t" \
 		>"$work/$t.log" 2>&1); then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
 			"$work/$t.log")
