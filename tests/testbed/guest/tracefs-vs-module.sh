@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Guest side of tests/testbed/46-tracefs-vs-module.sh: usbtrail.ko and
+# Guest side of tests/testbed/44-tracefs-vs-module.sh: usbtrail.ko and
 # usbtrail record --source tracefs record the same stall at the same time;
 # /out/module.txt gets the module's records (utcat), /out/rec the
 # recording.
