@@ -324,22 +324,21 @@ out:
 struct cmd_analyze_rec {
 	const struct cmd_analyze_opts *opts;
 	struct cmd_analyze_stats *st;
+	struct evjson_writer *w;
 };
 
 static void cmd_analyze_rec_out(void *arg, struct ev *ev)
 {
 	struct cmd_analyze_rec *ar = arg;
-	struct json_object *o;
+	const char *line;
+	size_t len;
 
 	if (ev->type == EV_INCIDENT) {
 		cmd_analyze_count(ar->st, &ev->u.incident.inc);
 		if (ar->opts->json) {
-			o = evjson_event(ev);
-			if (o) {
-				puts(json_object_to_json_string_ext(o,
-							EVJSON_FLAGS));
-				json_object_put(o);
-			}
+			/* as events.jsonl has them */
+			if (!evjson_writer_line(ar->w, ev, &line, &len))
+				printf("%.*s\n", (int)len, line);
 		} else {
 			cmd_analyze_print_text(&ev->u.incident.inc);
 		}
@@ -356,7 +355,7 @@ static int cmd_analyze_recording(const struct cmd_analyze_opts *opts,
 				 FILE *f, struct cmd_analyze_stats *st)
 {
 	struct derive_opts dopts = DERIVE_OPTS_DEFAULT;
-	struct cmd_analyze_rec ar = { opts, st };
+	struct cmd_analyze_rec ar = { opts, st, evjson_writer_new() };
 	struct devmap *map = calloc(1, sizeof(*map));
 	struct ev *ev = calloc(1, sizeof(*ev));
 	struct derive *d = NULL;
@@ -365,7 +364,7 @@ static int cmd_analyze_recording(const struct cmd_analyze_opts *opts,
 	ssize_t n;
 	int ret = 0;
 
-	if (map && ev)
+	if (map && ev && ar.w)
 		d = derive_new(&dopts, cmd_analyze_rec_out, &ar);
 	if (!d) {
 		ret = -ENOMEM;
@@ -406,6 +405,7 @@ static int cmd_analyze_recording(const struct cmd_analyze_opts *opts,
 	derive_flush(d);
 out:
 	derive_free(d);
+	evjson_writer_free(ar.w);
 	free(line);
 	free(ev);
 	free(map);

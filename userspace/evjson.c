@@ -3,9 +3,12 @@
  * evjson.c - events and incidents as JSON objects (docs/formats.md).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <yajl/yajl_gen.h>
 
 #include "evjson.h"
 #include "modrec.h"
@@ -182,36 +185,7 @@ static const char *const evjson_marker_kinds[] = {
 static const char *const evjson_xfer[] = { "iso", "interrupt", "control",
 					   "bulk" };
 
-static void evjson_trace(struct json_object *o, const struct usbtrail_record *r)
-{
-	char text[512];
-
-	evjson_str(o, "rec", modrec_type_name(r->type));
-	modrec_format(r, text, sizeof(text));
-	evjson_str(o, "text", text);
-	json_object_object_add(o, "error",
-			       json_object_new_boolean(r->flags & USBTRAIL_F_ERROR));
-	json_object_object_add(o, "raw", evjson_hex((const uint8_t *)r,
-						    sizeof(*r)));
-}
-
-static void evjson_usbmon(struct json_object *o, const struct ev_usbmon *m)
-{
-	const struct ev_usbmon_hdr *h = &m->hdr;
-	char type[2] = { (char)h->type, '\0' };
-
-	json_object_object_add(o, "urb", json_object_new_uint64(h->id));
-	evjson_str(o, "event", type);
-	evjson_str(o, "xfer", evjson_xfer[h->xfer_type & 3]);
-	json_object_object_add(o, "ep", json_object_new_int(h->epnum));
-	json_object_object_add(o, "status", json_object_new_int(h->status));
-	json_object_object_add(o, "length", json_object_new_int64(h->len_urb));
-	json_object_object_add(o, "captured", json_object_new_int64(m->caplen));
-	if (h->flag_setup == 0)
-		json_object_object_add(o, "setup", evjson_hex(h->setup, 8));
-	if (m->caplen && m->data)
-		json_object_object_add(o, "data", evjson_hex(m->data, m->caplen));
-}
+/* --- incidents as a whole event (json-c: rare, and analyze's form) ----- */
 
 static void evjson_incident_extra(struct json_object *o, const struct ev *ev)
 {
@@ -240,114 +214,330 @@ static void evjson_incident_extra(struct json_object *o, const struct ev *ev)
 	}
 }
 
-struct json_object *evjson_event(const struct ev *ev)
+/* The fields of an EV_INCIDENT that are not in evjson_incident(). */
+static struct json_object *evjson_incident_event(const struct ev *ev)
 {
-	struct json_object *o;
-	char tbuf[32];
+	struct json_object *o = evjson_incident(&ev->u.incident.inc);
 
-	if (ev->type == EV_INCIDENT) {
-		/* analyze's form, plus the recording's own fields */
-		o = evjson_incident(&ev->u.incident.inc);
-		if (!o)
-			return NULL;
+	if (o)
 		evjson_incident_extra(o, ev);
-	} else {
-		o = json_object_new_object();
-		if (!o)
-			return NULL;
+	return o;
+}
+
+/* --- every event, streamed (yajl: no object tree per event) ------------- */
+
+struct evjson_writer {
+	yajl_gen g;
+};
+
+struct evjson_writer *evjson_writer_new(void)
+{
+	struct evjson_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->g = yajl_gen_alloc(NULL);
+	if (!w->g) {
+		free(w);
+		return NULL;
 	}
-	json_object_object_add(o, "id", json_object_new_uint64(ev->id));
-	snprintf(tbuf, sizeof(tbuf), "%.9f", (double)ev->t_ns / 1e9);
-	json_object_object_add(o, "t", json_object_new_double_s(
-		(double)ev->t_ns / 1e9, tbuf));
-	evjson_str(o, "type", ev_type_name(ev->type));
-	evjson_str(o, "source", ev_source_name(ev->source));
+	return w;
+}
+
+void evjson_writer_free(struct evjson_writer *w)
+{
+	if (!w)
+		return;
+	yajl_gen_free(w->g);
+	free(w);
+}
+
+static void evjson_y_key(yajl_gen g, const char *k)
+{
+	yajl_gen_string(g, (const unsigned char *)k, strlen(k));
+}
+
+static void evjson_y_str(yajl_gen g, const char *k, const char *v)
+{
+	evjson_y_key(g, k);
+	yajl_gen_string(g, (const unsigned char *)v, strlen(v));
+}
+
+/* a number as we print it, not as %.20g would */
+static void evjson_y_num(yajl_gen g, const char *k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void evjson_y_num(yajl_gen g, const char *k, const char *fmt, ...)
+{
+	char buf[48];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	evjson_y_key(g, k);
+	yajl_gen_number(g, buf, n > 0 && (size_t)n < sizeof(buf) ?
+			(size_t)n : strlen(buf));
+}
+
+/*
+ * Decimal digits of v ending at end (no NUL); returns where they begin.
+ * printf was the recorder's hottest function before this.
+ */
+static char *evjson_digits(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+static void evjson_y_u64(yajl_gen g, const char *k, uint64_t v)
+{
+	char buf[24], *p = evjson_digits(buf + sizeof(buf), v);
+
+	evjson_y_key(g, k);
+	yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+/* nanoseconds as seconds with nine decimals: "12.345678901" */
+static void evjson_y_time(yajl_gen g, const char *k, uint64_t ns)
+{
+	char buf[40], *end = buf + sizeof(buf), *p;
+	uint64_t frac = ns % 1000000000;
+	int i;
+
+	p = end;
+	for (i = 0; i < 9; i++) {
+		*--p = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	*--p = '.';
+	p = evjson_digits(p, ns / 1000000000);
+	evjson_y_key(g, k);
+	yajl_gen_number(g, p, (size_t)(end - p));
+}
+
+/* null for "not known" (negative), as evjson_int() */
+static void evjson_y_int(yajl_gen g, const char *k, long long v)
+{
+	if (v < 0) {
+		evjson_y_key(g, k);
+		yajl_gen_null(g);
+		return;
+	}
+	evjson_y_u64(g, k, (uint64_t)v);
+}
+
+static void evjson_y_hex(yajl_gen g, const char *k, const uint8_t *p,
+			 size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	char stackbuf[2 * USBTRAIL_RECORD_SIZE + 1], *buf = stackbuf;
+	size_t i;
+
+	if (2 * len + 1 > sizeof(stackbuf)) {
+		buf = malloc(2 * len + 1);
+		if (!buf)
+			return;
+	}
+	for (i = 0; i < len; i++) {
+		buf[2 * i] = digits[p[i] >> 4];
+		buf[2 * i + 1] = digits[p[i] & 15];
+	}
+	evjson_y_key(g, k);
+	yajl_gen_string(g, (const unsigned char *)buf, 2 * len);
+	if (buf != stackbuf)
+		free(buf);
+}
+
+/* a json-c value into the stream: an incident's fields */
+static void evjson_y_value(yajl_gen g, struct json_object *v)
+{
+	const char *s;
+	size_t i;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		yajl_gen_null(g);
+		break;
+	case json_type_boolean:
+		yajl_gen_bool(g, json_object_get_boolean(v));
+		break;
+	case json_type_int:
+	case json_type_double:
+		/* json-c's own text of it: "%.6f" times stay as they were */
+		s = json_object_to_json_string_ext(v, EVJSON_FLAGS);
+		yajl_gen_number(g, s, strlen(s));
+		break;
+	case json_type_string:
+		yajl_gen_string(g, (const unsigned char *)json_object_get_string(v),
+				(size_t)json_object_get_string_len(v));
+		break;
+	case json_type_array:
+		yajl_gen_array_open(g);
+		for (i = 0; i < json_object_array_length(v); i++)
+			evjson_y_value(g, json_object_array_get_idx(v, i));
+		yajl_gen_array_close(g);
+		break;
+	case json_type_object: {
+		json_object_object_foreach(v, key, val) {
+			evjson_y_key(g, key);
+			evjson_y_value(g, val);
+		}
+		break;
+	}
+	}
+}
+
+static void evjson_y_trace(yajl_gen g, const struct usbtrail_record *r)
+{
+	char text[512];
+
+	evjson_y_str(g, "rec", modrec_type_name(r->type));
+	modrec_format(r, text, sizeof(text));
+	evjson_y_str(g, "text", text);
+	evjson_y_key(g, "error");
+	yajl_gen_bool(g, r->flags & USBTRAIL_F_ERROR);
+	evjson_y_hex(g, "raw", (const uint8_t *)r, sizeof(*r));
+}
+
+static void evjson_y_usbmon(yajl_gen g, const struct ev_usbmon *m)
+{
+	const struct ev_usbmon_hdr *h = &m->hdr;
+	char type[2] = { (char)h->type, '\0' };
+
+	evjson_y_u64(g, "urb", h->id);
+	evjson_y_str(g, "event", type);
+	evjson_y_str(g, "xfer", evjson_xfer[h->xfer_type & 3]);
+	evjson_y_num(g, "ep", "%d", h->epnum);
+	evjson_y_num(g, "status", "%d", h->status);
+	evjson_y_u64(g, "length", h->len_urb);
+	evjson_y_u64(g, "captured", m->caplen);
+	if (h->flag_setup == 0)
+		evjson_y_hex(g, "setup", h->setup, 8);
+	if (m->caplen && m->data)
+		evjson_y_hex(g, "data", m->data, m->caplen);
+}
+
+static void evjson_y_device(yajl_gen g, const struct ev_device *d)
+{
+	char id[16];
+
+	evjson_y_str(g, "action", (unsigned int)d->action < 5 &&
+		     evjson_device_actions[d->action] ?
+		     evjson_device_actions[d->action] : "?");
+	snprintf(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
+	evjson_y_str(g, "usb_id", id);
+	evjson_y_num(g, "speed_mbps", "%u", d->speed_mbps);
+	evjson_y_str(g, "driver", d->driver);
+	evjson_y_str(g, "hcd", d->hcd);
+	evjson_y_str(g, "hcd_driver", d->hcd_driver);
+	evjson_y_str(g, "serial", d->serial);
+	evjson_y_str(g, "product", d->product);
+	snprintf(id, sizeof(id), "%u:%u", d->devt >> 20 ? 0 :
+		 (d->devt & 0xfff00) >> 8,
+		 (d->devt & 0xff) | ((d->devt >> 12) & 0xfff00));
+	evjson_y_str(g, "devt", id);
+}
+
+static void evjson_y_sample(yajl_gen g, const struct ev_sample *s)
+{
+	evjson_y_num(g, "interval_ms", "%u", s->interval_ms);
+	evjson_y_num(g, "read_bytes", "%llu", (unsigned long long)s->read_bytes);
+	evjson_y_num(g, "write_bytes", "%llu",
+		     (unsigned long long)s->write_bytes);
+	evjson_y_num(g, "completions", "%u", s->completions);
+	evjson_y_num(g, "inflight", "%u", s->inflight);
+	evjson_y_num(g, "mbps", "%.3f", s->mbps);
+	evjson_y_num(g, "median_mbps", "%.3f", s->median_mbps);
+	evjson_y_key(g, "dip");
+	yajl_gen_bool(g, s->dip);
+}
+
+int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
+		       const char **line, size_t *len)
+{
+	static const char *const evjson_common[] = {
+		"id", "t", "type", "source", "disk", "usb", "scsi", "bus",
+		"devnum",
+	};
+	yajl_gen g = w->g;
+	const unsigned char *buf;
+	struct json_object *inc = NULL;
+	size_t k;
+
+	yajl_gen_clear(g);
+	yajl_gen_reset(g, NULL);
+	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
+		return -EINVAL;
+	evjson_y_u64(g, "id", ev->id);
+	evjson_y_time(g, "t", ev->t_ns);
+	evjson_y_str(g, "type", ev_type_name(ev->type));
+	evjson_y_str(g, "source", ev_source_name(ev->source));
 	if (ev->ident.disk[0])
-		evjson_str(o, "disk", ev->ident.disk);
+		evjson_y_str(g, "disk", ev->ident.disk);
 	if (ev->ident.usb[0])
-		evjson_str(o, "usb", ev->ident.usb);
+		evjson_y_str(g, "usb", ev->ident.usb);
 	if (ev->ident.scsi[0])
-		evjson_str(o, "scsi", ev->ident.scsi);
-	evjson_int(o, "bus", ev->ident.busnum);
-	evjson_int(o, "devnum", ev->ident.devnum);
+		evjson_y_str(g, "scsi", ev->ident.scsi);
+	evjson_y_int(g, "bus", ev->ident.busnum);
+	evjson_y_int(g, "devnum", ev->ident.devnum);
 
 	switch (ev->type) {
 	case EV_TRACE:
-		evjson_trace(o, &ev->u.rec);
+		evjson_y_trace(g, &ev->u.rec);
 		break;
 	case EV_KLOG:
-		json_object_object_add(o, "seq",
-				       json_object_new_int64(ev->u.klog.seq));
-		evjson_int(o, "level", ev->u.klog.level);
-		evjson_int(o, "facility", ev->u.klog.facility);
-		evjson_str(o, "text", ev->u.klog.text);
+		evjson_y_num(g, "seq", "%lld", (long long)ev->u.klog.seq);
+		evjson_y_int(g, "level", ev->u.klog.level);
+		evjson_y_int(g, "facility", ev->u.klog.facility);
+		evjson_y_str(g, "text", ev->u.klog.text);
 		break;
 	case EV_USBMON:
-		evjson_usbmon(o, &ev->u.usbmon);
+		evjson_y_usbmon(g, &ev->u.usbmon);
 		break;
-	case EV_DEVICE: {
-		const struct ev_device *d = &ev->u.device;
-		char id[16];
-
-		evjson_str(o, "action", (unsigned int)d->action < 5 &&
-			   evjson_device_actions[d->action] ?
-			   evjson_device_actions[d->action] : "?");
-		snprintf(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
-		evjson_str(o, "usb_id", id);
-		json_object_object_add(o, "speed_mbps",
-				       json_object_new_int64(d->speed_mbps));
-		evjson_str(o, "driver", d->driver);
-		evjson_str(o, "hcd", d->hcd);
-		evjson_str(o, "hcd_driver", d->hcd_driver);
-		evjson_str(o, "serial", d->serial);
-		evjson_str(o, "product", d->product);
-		snprintf(id, sizeof(id), "%u:%u", d->devt >> 20 ? 0 :
-			 (d->devt & 0xfff00) >> 8,
-			 (d->devt & 0xff) | ((d->devt >> 12) & 0xfff00));
-		evjson_str(o, "devt", id);
+	case EV_DEVICE:
+		evjson_y_device(g, &ev->u.device);
 		break;
-	}
-	case EV_SAMPLE: {
-		const struct ev_sample *s = &ev->u.sample;
-
-		json_object_object_add(o, "interval_ms",
-				       json_object_new_int64(s->interval_ms));
-		json_object_object_add(o, "read_bytes",
-				       json_object_new_uint64(s->read_bytes));
-		json_object_object_add(o, "write_bytes",
-				       json_object_new_uint64(s->write_bytes));
-		json_object_object_add(o, "completions",
-				       json_object_new_int64(s->completions));
-		json_object_object_add(o, "inflight",
-				       json_object_new_int64(s->inflight));
-		snprintf(tbuf, sizeof(tbuf), "%.3f", s->mbps);
-		json_object_object_add(o, "mbps",
-				       json_object_new_double_s(s->mbps, tbuf));
-		snprintf(tbuf, sizeof(tbuf), "%.3f", s->median_mbps);
-		json_object_object_add(o, "median_mbps",
-			json_object_new_double_s(s->median_mbps, tbuf));
-		json_object_object_add(o, "dip", json_object_new_boolean(s->dip));
+	case EV_SAMPLE:
+		evjson_y_sample(g, &ev->u.sample);
 		break;
-	}
 	case EV_MARKER:
-		evjson_str(o, "kind", (unsigned int)ev->u.marker.kind < 4 &&
-			   evjson_marker_kinds[ev->u.marker.kind] ?
-			   evjson_marker_kinds[ev->u.marker.kind] : "?");
-		evjson_str(o, "text", ev->u.marker.text);
+		evjson_y_str(g, "kind", (unsigned int)ev->u.marker.kind < 4 &&
+			     evjson_marker_kinds[ev->u.marker.kind] ?
+			     evjson_marker_kinds[ev->u.marker.kind] : "?");
+		evjson_y_str(g, "text", ev->u.marker.text);
 		break;
 	case EV_LOST:
-		evjson_str(o, "of", ev_source_name(ev->u.lost.source));
-		json_object_object_add(o, "count",
-				       json_object_new_uint64(ev->u.lost.count));
-		json_object_object_add(o, "total",
-				       json_object_new_uint64(ev->u.lost.total));
-		evjson_str(o, "why", ev->u.lost.why);
+		evjson_y_str(g, "of", ev_source_name(ev->u.lost.source));
+		evjson_y_num(g, "count", "%llu",
+			     (unsigned long long)ev->u.lost.count);
+		evjson_y_num(g, "total", "%llu",
+			     (unsigned long long)ev->u.lost.total);
+		evjson_y_str(g, "why", ev->u.lost.why);
 		break;
 	case EV_INCIDENT:
+		inc = evjson_incident_event(ev);
+		if (!inc)
+			return -ENOMEM;
+		/* the event's own fields above stand for the incident's */
+		for (k = 0; k < sizeof(evjson_common) / sizeof(evjson_common[0]);
+		     k++)
+			json_object_object_del(inc, evjson_common[k]);
+		evjson_y_value(g, inc);
+		json_object_put(inc);
+		break;
 	case EV_TYPE_MAX:
 		break;
 	}
-	return o;
+	if (yajl_gen_map_close(g) != yajl_gen_status_ok ||
+	    yajl_gen_get_buf(g, &buf, len) != yajl_gen_status_ok)
+		return -EINVAL;
+	*line = (const char *)buf;
+	return 0;
 }
 
 /* --- reading events.jsonl back ------------------------------------------ */

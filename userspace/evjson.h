@@ -23,10 +23,17 @@ const char *evjson_clock_name(enum kmsg_clock clock);
 struct json_object *evjson_incident(const struct classify_incident *inc);
 
 /*
- * One event as the object of one events.jsonl line (docs/formats.md).
- * The caller puts the reference; NULL when out of memory.
+ * Events as events.jsonl lines (docs/formats.md), streamed with yajl: a
+ * recorder writes tens of thousands a second, and building a json-c tree
+ * for each cost several microseconds.  evjson_writer_line() points *line
+ * at the JSON text (no newline), valid until the next call.
  */
-struct json_object *evjson_event(const struct ev *ev);
+struct evjson_writer;
+
+struct evjson_writer *evjson_writer_new(void);
+void evjson_writer_free(struct evjson_writer *w);
+int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
+		       const char **line, size_t *len);
 
 /*
  * One events.jsonl line back into *ev (zeroed first) for "analyze" over a

@@ -22,6 +22,7 @@
 
 struct sink_jsonl {
 	int fd;
+	struct evjson_writer *w;
 	char *buf;
 	size_t len;
 	off_t good;		/* file size up to the last whole line */
@@ -59,30 +60,23 @@ static int sink_jsonl_flush(struct sink_jsonl *j)
 static int sink_jsonl_event(struct rec_sink *s, const struct ev *ev)
 {
 	struct sink_jsonl *j = s->priv;
-	struct json_object *o = evjson_event(ev);
 	const char *line;
 	size_t n;
 	int ret;
 
-	if (!o)
-		return -ENOMEM;
-	line = json_object_to_json_string_ext(o, EVJSON_FLAGS);
-	n = strlen(line);
+	ret = evjson_writer_line(j->w, ev, &line, &n);
+	if (ret)
+		return ret;
 	if (j->len + n + 1 > SINK_JSONL_BUF) {
 		ret = sink_jsonl_flush(j);
-		if (ret) {
-			json_object_put(o);
+		if (ret)
 			return ret;
-		}
 	}
-	if (n + 1 > SINK_JSONL_BUF) {	/* cannot happen: lines are bounded */
-		json_object_put(o);
+	if (n + 1 > SINK_JSONL_BUF)	/* cannot happen: lines are bounded */
 		return -EMSGSIZE;
-	}
 	memcpy(j->buf + j->len, line, n);
 	j->buf[j->len + n] = '\n';
 	j->len += n + 1;
-	json_object_put(o);
 	if (ev->t_ns >= j->flushed_ns + SINK_JSONL_FLUSH_NS ||
 	    ev->type == EV_INCIDENT) {
 		j->flushed_ns = ev->t_ns;
@@ -100,6 +94,7 @@ static int sink_jsonl_close(struct rec_sink *s)
 		return 0;
 	ret = sink_jsonl_flush(j);
 	ret2 = close(j->fd) ? -errno : 0;
+	evjson_writer_free(j->w);
 	free(j->buf);
 	free(j);
 	s->priv = NULL;
@@ -116,9 +111,15 @@ int sink_jsonl_open(struct rec_sink *s, const char *path)
 	if (fd < 0)
 		return -errno;
 	j = calloc(1, sizeof(*j));
-	if (j)
+	if (j) {
 		j->buf = malloc(SINK_JSONL_BUF);
-	if (!j || !j->buf) {
+		j->w = evjson_writer_new();
+	}
+	if (!j || !j->buf || !j->w) {
+		if (j) {
+			free(j->buf);
+			evjson_writer_free(j->w);
+		}
 		free(j);
 		close(fd);
 		unlink(path);

@@ -23,10 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void fuzz_recording_out(void *arg, struct ev *ev)
 {
-	struct json_object *o = evjson_event(ev);	/* and back to JSON */
+	const char *line;
+	size_t len;
 
-	(void)arg;
-	json_object_put(o);
+	evjson_writer_line(arg, ev, &line, &len);	/* and back to JSON */
 	ev_free(ev);
 }
 
@@ -36,9 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct ev ev;
 	struct derive_opts opts = DERIVE_OPTS_DEFAULT;
 	const char *p = (const char *)data, *end = p + size;
-	struct derive *d = derive_new(&opts, fuzz_recording_out, NULL);
+	static struct evjson_writer *w;
+	struct derive *d;
 
-	if (!d)
+	if (!w)
+		w = evjson_writer_new();
+	d = derive_new(&opts, fuzz_recording_out, w);
+	if (!d || !w)
 		return 0;
 	devmap_init(&map);
 	while (p < end) {

@@ -362,30 +362,47 @@ static void test_devmap_replug(void **state)
 static void test_evjson_roundtrip(void **state)
 {
 	struct ev *ev = scsi(12345678901ull, USBTRAIL_REC_SCSI_TIMEOUT, "sdc");
-	struct json_object *o;
+	struct evjson_writer *w = evjson_writer_new();
 	struct ev back;
 	const char *s;
+	size_t n;
 
 	(void)state;
 	ev->id = 77;
-	o = evjson_event(ev);
-	s = json_object_to_json_string_ext(o, EVJSON_FLAGS);
-	assert_int_equal(evjson_parse_event(s, strlen(s), &back), 0);
+	assert_int_equal(evjson_writer_line(w, ev, &s, &n), 0);
+	assert_int_equal(evjson_parse_event(s, n, &back), 0);
 	assert_int_equal(back.type, EV_TRACE);
 	assert_int_equal(back.id, 77);
 	assert_int_equal(back.t_ns, 12345678901ull);
 	assert_memory_equal(&back.u.rec, &ev->u.rec, sizeof(ev->u.rec));
 	assert_string_equal(back.ident.disk, "sdc");
-	json_object_put(o);
 	ev_free(ev);
 
-	ev = klog(SEC, "usb 2-1: USB disconnect, device number 2");
-	o = evjson_event(ev);
-	s = json_object_to_json_string_ext(o, EVJSON_FLAGS);
-	assert_int_equal(evjson_parse_event(s, strlen(s), &back), 0);
+	ev = klog(SEC, "usb 2-1: USB disconnect, device \"number\" 2\\");
+	assert_int_equal(evjson_writer_line(w, ev, &s, &n), 0);
+	assert_int_equal(evjson_parse_event(s, n, &back), 0);
 	assert_string_equal(back.u.klog.text, ev->u.klog.text);
-	json_object_put(o);
 	ev_free(ev);
+
+	/* an incident: analyze's fields, the event's own, once each */
+	ev = ev_new(EV_INCIDENT, EV_SRC_RECORDER, 2 * SEC);
+	ev->id = 9;
+	ev->u.incident.inc.kind = CLASSIFY_SENSE;
+	ev->u.incident.inc.key = 2;
+	ev->u.incident.inc.asc = 0x3a;
+	ev->u.incident.inc.ascq = 0;
+	ev->u.incident.inc.t = 2.0;
+	ev->u.incident.inc.clock = KMSG_CLOCK_BOOT;
+	snprintf(ev->ident.disk, sizeof(ev->ident.disk), "sdc");
+	assert_int_equal(evjson_writer_line(w, ev, &s, &n), 0);
+	assert_non_null(strstr(s, "\"kind\":\"sense\""));
+	assert_null(strstr(strstr(s, "\"t\":") + 1, "\"t\":"));
+	assert_int_equal(evjson_parse_event(s, n, &back), 0);
+	assert_int_equal(back.type, EV_INCIDENT);
+	assert_int_equal(back.u.incident.inc.asc, 0x3a);
+	assert_int_equal(back.id, 9);
+	ev_free(ev);
+	evjson_writer_free(w);
 }
 
 static void test_evjson_malformed(void **state)

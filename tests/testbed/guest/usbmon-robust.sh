@@ -32,9 +32,10 @@ wait $pid
 echo "kill exit $?"
 wait
 
-# 3. a full disk: 256 KiB of tmpfs, 1 KiB of each URB's data kept
+# 3. a full disk: 512 KiB of tmpfs (64 KiB of it meta.json's reserve),
+# 1 KiB of each URB's data kept
 mkdir -p /mnt/small
-mount -t tmpfs -o size=256k tmpfs /mnt/small
+mount -t tmpfs -o size=512k tmpfs /mnt/small
 load 20 &
 usbtrail record -q -o /mnt/small/rec --payload 1024 --duration 30 \
 	>/out/full.out 2>/out/full.err
