@@ -87,6 +87,15 @@ static int src_module_read(struct rec_source *s, struct rec *r)
 	return 0;
 }
 
+static void src_module_discard(int fd, struct src_module *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4096; i++)
+		if (read(fd, m->buf, sizeof(m->buf)) < (ssize_t)sizeof(m->buf))
+			return;
+}
+
 int src_module_open(struct rec_source *s, struct rec *r)
 {
 	struct usbtrail_info info;
@@ -112,6 +121,12 @@ int src_module_open(struct rec_source *s, struct rec *r)
 		close(fd);
 		return -ENOMEM;
 	}
+	/*
+	 * What the stream holds is from before the recording (the kernel
+	 * log is read from now on too), and so are the drops while no one
+	 * read: neither is this recording's.
+	 */
+	src_module_discard(fd, s->priv);
 	s->name = "module";
 	s->id = EV_SRC_MODULE;
 	s->fd = fd;

@@ -42,7 +42,8 @@ start() {	# CONFIG
 }
 
 stop() {	# CONFIG -> "CPU EVENTS LOST"
-	case $1 in
+	cfg=$1		# the loop below takes over $1...
+	case $cfg in
 	bare) echo "0 0 0"; return ;;
 	esac
 	# busybox time forwards nothing: signal the collector, its child
@@ -54,7 +55,7 @@ stop() {	# CONFIG -> "CPU EVENTS LOST"
 	wait $pid
 	cpu=$(awk '$1 == "user" || $1 == "sys" { s += $2 } END { print s + 0 }' \
 		/tmp/time.txt)
-	case $1 in
+	case $cfg in
 	rec-*)
 		ev=$(grep -c '"type":"trace"' /tmp/c/events.jsonl)
 		lost=$(grep -o '"lost":[0-9]*' /tmp/c/meta.json |
@@ -74,7 +75,9 @@ while [ $r -le "$rounds" ]; do
 		start $c
 		seq=$(/tests/utbench "$disk" seq 1048576 256)
 		rand=$(/tests/utbench "$disk" rand 4096 3000)
-		echo "$c $r $seq $rand $(stop $c)"
+		# not in $(...): wait needs the collector as its own child
+		stop $c >/tmp/res.txt
+		echo "$c $r $seq $rand $(cat /tmp/res.txt)"
 	done
 	r=$((r + 1))
 done
