@@ -312,6 +312,37 @@ static void cmd_record_boot_id(char *buf, size_t len)
 	}
 }
 
+/*
+ * usbtrail.ko's counters at the end (docs/module.md: debugfs stats, disks,
+ * usb), as the module prints them: what a maintainer asks for beside the
+ * events.  NULL members where debugfs is not there.
+ */
+static struct json_object *cmd_record_module_counters(void)
+{
+	static const char *const files[] = { "stats", "disks", "usb" };
+	struct json_object *o = json_object_new_object();
+	char path[64], *buf;
+	size_t i, n;
+	FILE *f;
+
+	buf = malloc(65536);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/usbtrail/%s",
+			 files[i]);
+		f = buf ? fopen(path, "re") : NULL;
+		if (!f) {
+			json_object_object_add(o, files[i], NULL);
+			continue;
+		}
+		n = fread(buf, 1, 65535, f);
+		fclose(f);
+		json_object_object_add(o, files[i],
+				       json_object_new_string_len(buf, (int)n));
+	}
+	free(buf);
+	return o;
+}
+
 static struct json_object *cmd_record_meta(struct cmd_record_ctx *x,
 					   bool done, int result)
 {
@@ -419,6 +450,9 @@ static struct json_object *cmd_record_meta(struct cmd_record_ctx *x,
 	json_object_object_add(o, "throughput", k);
 
 	json_object_object_add(o, "complete", json_object_new_boolean(done));
+	if (done && x->trace_source && !strcmp(x->trace_source, "module"))
+		json_object_object_add(o, "module_counters",
+				       cmd_record_module_counters());
 	if (done) {
 		k = json_object_new_object();
 		for (i = 0; i < CLASSIFY_KIND_COUNT; i++)
