@@ -24,32 +24,33 @@ fault_time() {	# ERE -> wall-clock seconds of its first faults.log line
 	[ -n "$t" ] || fail "faults.log has no '$1'"
 	date -u -d "$(echo "$t" | sed 's/Z$//; s/T/ /')" +%s.%N
 }
-# named WHAT KIND-ERE FAULT-ERE [DELAY]: report.txt has an incident of
-# KIND on $disk within 1 s of the fault's time (plus DELAY seconds)
+# named WHAT KIND-ERE FAULT-ERE [DELAY [SLACK]]: report.txt has an incident
+# of KIND on $disk within SLACK (1) s of the fault's time plus DELAY
 named() {
 	ft=$(fault_time "$3")
 	awk -v t0="$t0" -v ft="$ft" -v d="${4:-0}" -v disk="$disk" \
-		-v kind="$2" '
+		-v kind="$2" -v s="${5:-1}" '
 		/^== Incidents/ { on = 1; next }
 		/^== / { on = 0 }
 		on && /^#[0-9]+ +\+[0-9.]+ s / {
 			t = $2; sub(/^\+/, "", t)
 			rest = $0; sub(/^#[0-9]+ +\+[0-9.]+ s +/, "", rest)
 			if (rest ~ "^(" kind ")" && rest ~ " on " disk " " &&
-			    (t0 + t - ft - d < 1 && t0 + t - ft - d > -1)) {
+			    (t0 + t - ft - d < s && t0 + t - ft - d > -s)) {
 				print; found = 1; exit
 			}
 		}
 		END { exit !found }' "$rep" >"$out/named.txt" ||
-		fail "report.txt names no $1 on $disk within 1 s of '$3'${4:+ + $4 s}"
+		fail "report.txt names no $1 on $disk within ${5:-1} s of '$3'${4:+ + $4 s}"
 	echo "ok: $1: $(cat "$out/named.txt")"
 }
 
 named "Medium not present" 'sense 02/3a/00' 'medium-not-present@20480 fired'
 named "the failed write" 'io-error sector=20480' 'medium-not-present@20480 fired'
 named "the stall, as a dip" 'dip ' 'stall@4\+8 start'
-# the SCSI timeout of the stalled disk is 2 s in the test bed
-named "the stall's command timeout" 'timeout' 'stall@4\+8 start' 2
+# the SCSI timeout of the stalled disk is 2 s in the test bed, counted
+# from each command's dispatch: 1 to 5 s after the stall starts
+named "the stall's command timeout" 'timeout' 'stall@4\+8 start' 3 2
 expect "$rep" "reset speed=SuperSpeed on $disk .*\[chain 1\]"
 expect "$rep" "recovered on $disk .*\[chain 1\]"
 expect "$rep" '^\* Medium not present'
