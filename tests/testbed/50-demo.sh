@@ -16,9 +16,21 @@ expect "$out/guest.txt" '^record exit 1$'	# stress saw the I/O error
 disk=$(jq -r '.uas[0].block' "$out/rec/meta.json")
 [ -n "$disk" ] && [ "$disk" != null ] || fail "meta.json names no disk"
 
-# recording time 0 (report.txt's "+T s") on the wall clock
-t0=$(jq -r '(.started_t * 1e9 + .boot_to_realtime_ns) / 1e9' \
-	"$out/rec/meta.json")
+# The guest's wall clock comes from an RTC with whole seconds: line up its
+# boot clock with the host's faults.log instead, through the moment the
+# command started (the guest's printk time of "testbed: command start",
+# the host's time of the faults it armed then).
+boot_to_host() {
+	gs=$(sed -n 's/^\[ *\([0-9.]*\)\] testbed: command start.*/\1/p' \
+		"$out/console.log" | head -n 1)
+	hs=$(head -n 1 "$out/faults.log" | cut -d' ' -f1)
+	[ -n "$gs" ] && [ -n "$hs" ] || fail "cannot line up the guest's clock"
+	hs=$(date -u -d "$(echo "$hs" | sed 's/Z$//; s/T/ /')" +%s.%N)
+	echo "$hs $gs" | awk '{ printf "%.6f", $1 - $2 }'
+}
+# recording time 0 (report.txt's "+T s") on the host's clock
+t0=$(echo "$(jq -r .started_t "$out/rec/meta.json") $(boot_to_host)" |
+	awk '{ printf "%.6f", $1 + $2 }')
 fault_time() {	# ERE -> wall-clock seconds of its first faults.log line
 	t=$(grep -E -m1 -- "$1" "$out/faults.log" | cut -d' ' -f1)
 	[ -n "$t" ] || fail "faults.log has no '$1'"
