@@ -54,7 +54,6 @@ struct rec {
 	int sink_err;
 	const char *sink_err_name;
 	struct rec_stats stats;
-	uint64_t last_out_ns;
 	int ep;				/* epoll, while rec_run() runs */
 };
 
@@ -202,7 +201,6 @@ static void rec_to_sinks(struct rec *r, struct ev *ev)
 		}
 		r->sinks[i]->written++;
 	}
-	r->last_out_ns = ev->t_ns;
 	ev_free(ev);
 }
 

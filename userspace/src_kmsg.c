@@ -27,7 +27,11 @@
 
 #define SRC_KMSG_READS	256	/* records per call: let others run */
 
-#define SRC_KMSG_EARLY	16	/* lines read before the sync line */
+/*
+ * Lines read before the sync line, all kept and emitted: reading on for
+ * it must not lose the kernel's own lines.
+ */
+#define SRC_KMSG_EARLY	64
 
 struct src_kmsg {
 	char buf[8192];		/* the kernel's record limit is 8 KiB */
@@ -138,6 +142,7 @@ static void src_kmsg_sync(struct src_kmsg *k, int fd, char (*early)[1024],
 	char line[96];
 	unsigned int i;
 	ssize_t n;
+	size_t m;
 	int wfd;
 
 	wfd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
@@ -153,7 +158,7 @@ static void src_kmsg_sync(struct src_kmsg *k, int fd, char (*early)[1024],
 	}
 	b1 = ev_clock_now();
 	close(wfd);
-	for (i = 0; i < 64; i++) {
+	for (i = 0; i < SRC_KMSG_EARLY; i++) {
 		n = read(fd, k->buf, sizeof(k->buf));
 		if (n < 0 && errno == EPIPE)
 			continue;
@@ -168,14 +173,12 @@ static void src_kmsg_sync(struct src_kmsg *k, int fd, char (*early)[1024],
 			k->sync_seq = kr.seq;
 			return;
 		}
-		if (*nearly < SRC_KMSG_EARLY) {
-			size_t m = (size_t)n < sizeof(early[0]) ? (size_t)n :
-				   sizeof(early[0]);
-
-			memcpy(early[*nearly], k->buf, m);
-			early_len[(*nearly)++] = m;
-		}
+		/* not ours: kept (cut at a line's limit) for the caller */
+		m = (size_t)n < sizeof(early[0]) ? (size_t)n : sizeof(early[0]);
+		memcpy(early[*nearly], k->buf, m);
+		early_len[(*nearly)++] = m;
 	}
+	/* what is still unread is read as usual: nothing is dropped */
 }
 
 int src_kmsg_open(struct rec_source *s, struct rec *r)
