@@ -89,6 +89,12 @@ void rec_warn(const struct rec_source *s, const char *fmt, ...)
  * nothing, the caller explains.
  */
 int src_module_open(struct rec_source *s, struct rec *r);
+/*
+ * The module source on an fd already open, non-blocking, that yields
+ * whole records (/dev/usbtrail, or a pipe in tests and benchmarks); the
+ * source owns fd from now on, also on failure.
+ */
+int src_module_attach(struct rec_source *s, struct rec *r, int fd);
 int src_tracefs_open(struct rec_source *s, struct rec *r);
 int src_kmsg_open(struct rec_source *s, struct rec *r);
 int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload);

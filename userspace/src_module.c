@@ -71,8 +71,10 @@ static int src_module_read(struct rec_source *s, struct rec *r)
 				return 0;
 			return -errno;
 		}
-		if (!n)
+		if (!n) {	/* a pipe's end; /dev/usbtrail never ends */
+			rec_source_done(r, s);
 			return 0;
+		}
 		for (off = 0; off < (size_t)n; off += USBTRAIL_RECORD_SIZE) {
 			if (modrec_parse(m->buf + off, (size_t)n - off,
 					 &rec) < 0) {
@@ -96,12 +98,28 @@ static void src_module_discard(int fd, struct src_module *m)
 			return;
 }
 
+int src_module_attach(struct rec_source *s, struct rec *r, int fd)
+{
+	(void)r;
+	memset(s, 0, sizeof(*s));
+	s->priv = calloc(1, sizeof(struct src_module));
+	if (!s->priv) {
+		close(fd);
+		return -ENOMEM;
+	}
+	s->name = "module";
+	s->id = EV_SRC_MODULE;
+	s->fd = fd;
+	s->read = src_module_read;
+	s->close = rec_source_close_fd;
+	return 0;
+}
+
 int src_module_open(struct rec_source *s, struct rec *r)
 {
 	struct usbtrail_info info;
 	int fd, ret;
 
-	(void)r;
 	fd = open(USBTRAIL_DEVICE, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -115,22 +133,17 @@ int src_module_open(struct rec_source *s, struct rec *r)
 		close(fd);
 		return -EPROTO;
 	}
-	memset(s, 0, sizeof(*s));
-	s->priv = calloc(1, sizeof(struct src_module));
-	if (!s->priv) {
-		close(fd);
-		return -ENOMEM;
-	}
+	ret = src_module_attach(s, r, fd);
+	if (ret)
+		return ret;
 	/*
 	 * What the stream holds is from before the recording (the kernel
 	 * log is read from now on too), and so are the drops while no one
-	 * read: neither is this recording's.
+	 * read: neither is this recording's.  Reading a full stream out
+	 * cost a second of CPU under emulation; modules before the ioctl
+	 * need it.
 	 */
-	src_module_discard(fd, s->priv);
-	s->name = "module";
-	s->id = EV_SRC_MODULE;
-	s->fd = fd;
-	s->read = src_module_read;
-	s->close = rec_source_close_fd;
+	if (ioctl(fd, USBTRAIL_IOC_DISCARD) && errno == ENOTTY)
+		src_module_discard(fd, s->priv);
 	return 0;
 }
