@@ -228,7 +228,38 @@ static struct json_object *evjson_incident_event(const struct ev *ev)
 
 struct evjson_writer {
 	yajl_gen g;
+	/* yajl prints the line here (its print callback), reset per line */
+	char *buf;
+	size_t len, cap;
+	bool nomem;
 };
+
+static void evjson_print(void *ctx, const char *s, size_t n)
+{
+	struct evjson_writer *w = ctx;
+
+	/* most calls are one quote or separator */
+	if (n == 1 && w->len < w->cap) {
+		w->buf[w->len++] = *s;
+		return;
+	}
+	if (w->len + n > w->cap) {
+		size_t cap = w->cap ? w->cap : 4096;
+		char *b;
+
+		while (cap < w->len + n)
+			cap *= 2;
+		b = realloc(w->buf, cap);
+		if (!b) {
+			w->nomem = true;
+			return;
+		}
+		w->buf = b;
+		w->cap = cap;
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
 
 struct evjson_writer *evjson_writer_new(void)
 {
@@ -237,7 +268,10 @@ struct evjson_writer *evjson_writer_new(void)
 	if (!w)
 		return NULL;
 	w->g = yajl_gen_alloc(NULL);
-	if (!w->g) {
+	if (!w->g || !yajl_gen_config(w->g, yajl_gen_print_callback,
+				      evjson_print, w)) {
+		if (w->g)
+			yajl_gen_free(w->g);
 		free(w);
 		return NULL;
 	}
@@ -249,6 +283,7 @@ void evjson_writer_free(struct evjson_writer *w)
 	if (!w)
 		return;
 	yajl_gen_free(w->g);
+	free(w->buf);
 	free(w);
 }
 
@@ -257,10 +292,70 @@ static void evjson_y_key(yajl_gen g, const char *k)
 	yajl_gen_string(g, (const unsigned char *)k, strlen(k));
 }
 
+/*
+ * Most strings we write need no escaping (names, hex, the records' text
+ * form): printable ASCII without '"' or '\\'.  Such a value goes out
+ * verbatim with its quotes, through yajl_gen_number(), which writes its
+ * argument as it is, separators and all; yajl_gen_string()'s escaping
+ * loop was a third of the recorder's time.  Anything else, and anything
+ * long, takes yajl_gen_string().
+ */
+#define EVJSON_RAW_MAX	512
+
+/*
+ * Does any byte of x need escaping: below 0x20, 0x7f or above, '"' or
+ * '\\'?  The classic word-at-a-time tests: (v - 0x01..) & ~v & 0x80..
+ * is non-zero exactly when some byte of v is zero, and with 0x20.. when
+ * some byte below 0x80 is below 0x20.
+ */
+static bool evjson_swar_unsafe(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = ones << 7;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+	uint64_t d = x ^ (ones * 0x7f);
+
+	return (((x - ones * 0x20) & ~x) | x | ((q - ones) & ~q) |
+		((b - ones) & ~b) | ((d - ones) & ~d)) & high;
+}
+
+/* printable ASCII other than '"' and '\\', in [0, len) */
+static bool evjson_safe(const char *v, size_t len)
+{
+	size_t i = 0;
+	uint64_t x;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&x, v + i, 8);
+		if (evjson_swar_unsafe(x))
+			return false;
+	}
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)v[i];
+
+		if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
+			return false;
+	}
+	return true;
+}
+
+static void evjson_y_strval(yajl_gen g, const char *v, size_t len)
+{
+	char buf[EVJSON_RAW_MAX + 2];
+
+	if (len > EVJSON_RAW_MAX || !evjson_safe(v, len)) {
+		yajl_gen_string(g, (const unsigned char *)v, len);
+		return;
+	}
+	buf[0] = '"';
+	memcpy(buf + 1, v, len);
+	buf[len + 1] = '"';
+	yajl_gen_number(g, buf, len + 2);
+}
+
 static void evjson_y_str(yajl_gen g, const char *k, const char *v)
 {
 	evjson_y_key(g, k);
-	yajl_gen_string(g, (const unsigned char *)v, strlen(v));
+	evjson_y_strval(g, v, strlen(v));
 }
 
 /* a number as we print it, not as %.20g would */
@@ -335,20 +430,23 @@ static void evjson_y_hex(yajl_gen g, const char *k, const uint8_t *p,
 			 size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
-	char stackbuf[2 * USBTRAIL_RECORD_SIZE + 1], *buf = stackbuf;
+	char stackbuf[2 * USBTRAIL_RECORD_SIZE + 2], *buf = stackbuf;
 	size_t i;
 
-	if (2 * len + 1 > sizeof(stackbuf)) {
-		buf = malloc(2 * len + 1);
+	if (2 * len + 2 > sizeof(stackbuf)) {
+		buf = malloc(2 * len + 2);
 		if (!buf)
 			return;
 	}
+	/* hex needs no escaping: out verbatim, as evjson_y_strval() */
+	buf[0] = '"';
 	for (i = 0; i < len; i++) {
-		buf[2 * i] = digits[p[i] >> 4];
-		buf[2 * i + 1] = digits[p[i] & 15];
+		buf[1 + 2 * i] = digits[p[i] >> 4];
+		buf[2 + 2 * i] = digits[p[i] & 15];
 	}
+	buf[2 * len + 1] = '"';
 	evjson_y_key(g, k);
-	yajl_gen_string(g, (const unsigned char *)buf, 2 * len);
+	yajl_gen_number(g, buf, 2 * len + 2);
 	if (buf != stackbuf)
 		free(buf);
 }
@@ -373,7 +471,7 @@ static void evjson_y_value(yajl_gen g, struct json_object *v)
 		yajl_gen_number(g, s, strlen(s));
 		break;
 	case json_type_string:
-		yajl_gen_string(g, (const unsigned char *)json_object_get_string(v),
+		evjson_y_strval(g, json_object_get_string(v),
 				(size_t)json_object_get_string_len(v));
 		break;
 	case json_type_array:
@@ -465,11 +563,11 @@ int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		"devnum",
 	};
 	yajl_gen g = w->g;
-	const unsigned char *buf;
 	struct json_object *inc = NULL;
 	size_t k;
 
-	yajl_gen_clear(g);
+	w->len = 0;
+	w->nomem = false;
 	yajl_gen_reset(g, NULL);
 	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
 		return -EINVAL;
@@ -533,10 +631,13 @@ int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 	case EV_TYPE_MAX:
 		break;
 	}
-	if (yajl_gen_map_close(g) != yajl_gen_status_ok ||
-	    yajl_gen_get_buf(g, &buf, len) != yajl_gen_status_ok)
+	if (yajl_gen_map_close(g) != yajl_gen_status_ok)
 		return -EINVAL;
-	*line = (const char *)buf;
+	evjson_print(w, "", 1);		/* a C string too, as yajl's was */
+	if (w->nomem)
+		return -ENOMEM;
+	*line = w->buf;
+	*len = --w->len;
 	return 0;
 }
 

@@ -26,7 +26,8 @@ struct json_object *evjson_incident(const struct classify_incident *inc);
  * Events as events.jsonl lines (docs/formats.md), streamed with yajl: a
  * recorder writes tens of thousands a second, and building a json-c tree
  * for each cost several microseconds.  evjson_writer_line() points *line
- * at the JSON text (no newline), valid until the next call.
+ * at the JSON text (no newline; NUL-terminated), valid until the next
+ * call.
  */
 struct evjson_writer;
 
