@@ -149,12 +149,46 @@ static size_t ev_size(enum ev_type type)
 	return offsetof(struct ev, u) + body;
 }
 
+/*
+ * Trace records and URBs come by the tens of thousands a second and wait
+ * a few seconds in the recorder's queues: their events are kept for reuse
+ * rather than handed back to malloc, which spent more on them than the
+ * rest of their way through the recorder.  Per thread, and bounded.
+ */
+#define EV_CACHE_MAX	16384
+
+struct ev_cache {
+	struct ev *head;		/* linked through their first bytes */
+	unsigned int n;
+};
+
+static __thread struct ev_cache ev_caches[2];
+
+static struct ev_cache *ev_cache_of(enum ev_type type)
+{
+	if (type == EV_TRACE)
+		return &ev_caches[0];
+	if (type == EV_USBMON)
+		return &ev_caches[1];
+	return NULL;
+}
+
 struct ev *ev_new(enum ev_type type, enum ev_source source, uint64_t t_ns)
 {
-	struct ev *ev = calloc(1, ev_size(type));
+	struct ev_cache *c = ev_cache_of(type);
+	size_t size = ev_size(type);
+	struct ev *ev;
 
-	if (!ev)
-		return NULL;
+	if (c && c->head) {
+		ev = c->head;
+		memcpy(&c->head, ev, sizeof(c->head));
+		c->n--;
+		memset(ev, 0, size);
+	} else {
+		ev = calloc(1, size);
+		if (!ev)
+			return NULL;
+	}
 	ev->type = type;
 	ev->source = source;
 	ev->t_ns = t_ns;
@@ -248,10 +282,19 @@ void ev_ident_from_rec(struct ev *ev)
 
 void ev_free(struct ev *ev)
 {
+	struct ev_cache *c;
+
 	if (!ev)
 		return;
 	if (ev->type == EV_USBMON)
 		free(ev->u.usbmon.data);
+	c = ev_cache_of(ev->type);
+	if (c && c->n < EV_CACHE_MAX) {
+		memcpy(ev, &c->head, sizeof(c->head));
+		c->head = ev;
+		c->n++;
+		return;
+	}
 	free(ev);
 }
 
