@@ -33,6 +33,7 @@ u64 ut_stream_lost(void);
 u64 ut_stream_records(void);
 unsigned long ut_stream_size(void);
 void ut_stream_set_reader(bool open);
+void ut_stream_discard(void);
 
 /* ut_flight.c */
 int ut_flight_init(unsigned int records, unsigned int panic_dump,

@@ -154,6 +154,9 @@ static long ut_dev_ioctl(struct file *file, unsigned int cmd,
 		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
 			return -EFAULT;
 		return 0;
+	case USBTRAIL_IOC_DISCARD:
+		ut_stream_discard();
+		return 0;
 	default:
 		return -ENOTTY;
 	}

@@ -157,6 +157,24 @@ unsigned int ut_stream_read(struct usbtrail_record *recs, unsigned int n)
 	return got;
 }
 
+/*
+ * Empty the stream, and let the losses so far go unreported: the reader
+ * starts from now.  Process context; sleeps (two RCU grace periods).
+ */
+void ut_stream_discard(void)
+{
+	mutex_lock(&ut_read_lock);
+	/* writers meanwhile find it disabled: dropped, counted in ut_lost */
+	ring_buffer_reset(ut_stream);
+	/*
+	 * Probes run with preemption off: once this grace period ends, every
+	 * writer that found the buffer disabled has counted its drop.
+	 */
+	synchronize_rcu();
+	ut_lost_reported = atomic64_read(&ut_lost);
+	mutex_unlock(&ut_read_lock);
+}
+
 /* Records consumed but not delivered (the reader's buffer faulted). */
 void ut_stream_drop(unsigned int n)
 {

@@ -220,5 +220,11 @@ struct usbtrail_info {
 
 #define USBTRAIL_IOC_MAGIC	0xB8
 #define USBTRAIL_IOC_INFO	_IOR(USBTRAIL_IOC_MAGIC, 1, struct usbtrail_info)
+/*
+ * Drop every record waiting in the stream, and the count of records lost
+ * so far, at once: a reader that starts a recording starts from now.
+ * (Modules before it answer ENOTTY: read the stream out instead.)
+ */
+#define USBTRAIL_IOC_DISCARD	_IO(USBTRAIL_IOC_MAGIC, 2)
 
 #endif /* _UAPI_LINUX_USBTRAIL_H */
