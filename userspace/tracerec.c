@@ -110,6 +110,7 @@ static void tracerec_add_id(struct tracerec_state *st, struct tep_event *ev,
 	e->kind = kind;
 	e->eh = eh < 0 ? 0 : (uint8_t)eh;
 	e->event = ev;
+	e->nfields = 0;		/* a new event: its fields are looked up anew */
 }
 
 int tracerec_state_init(struct tracerec_state *st, struct tep_handle *tep)
@@ -235,17 +236,35 @@ const struct tracerec_disk *tracerec_disk_by_devt(
 
 struct tracerec_ev {
 	struct tep_event *event;
+	struct tracerec_event_id *id;	/* its field cache */
 	const uint8_t *data;
 	size_t size;
 };
 
+/*
+ * libtraceevent finds a field by comparing names along a list; the
+ * decoders ask for the same few names of every record, so each event id
+ * keeps the answers, keyed by the name's address (the decoders pass
+ * literals).
+ */
 static struct tep_format_field *tracerec_field(const struct tracerec_ev *e,
 					       const char *name)
 {
-	struct tep_format_field *f = tep_find_field(e->event, name);
+	struct tracerec_event_id *id = e->id;
+	struct tep_format_field *f;
+	unsigned int i;
 
+	for (i = 0; i < id->nfields; i++)
+		if (id->fields[i].name == name)
+			return id->fields[i].field;
+	f = tep_find_field(e->event, name);
 	if (!f)
 		f = tep_find_common_field(e->event, name);
+	if (id->nfields < TRACEREC_FIELDS_CACHED) {
+		id->fields[id->nfields].name = name;
+		id->fields[id->nfields].field = f;
+		id->nfields++;
+	}
 	return f;
 }
 
@@ -855,7 +874,7 @@ int tracerec_parse_event(struct tracerec_state *st, uint64_t ts,
 			 struct usbtrail_record *rec)
 {
 	struct usbtrail_record r = { .ts_ns = ts, .cpu = (uint8_t)cpu };
-	const struct tracerec_event_id *id = NULL;
+	struct tracerec_event_id *id = NULL;
 	struct tracerec_ev e = { .data = data, .size = size };
 	uint16_t type;
 	unsigned int i;
@@ -877,6 +896,7 @@ int tracerec_parse_event(struct tracerec_state *st, uint64_t ts,
 		return 0;
 	}
 	e.event = id->event;
+	e.id = id;
 	switch (id->kind) {
 	case TRACEREC_XHCI_EVENT:
 		ret = tracerec_xhci_event(st, &e, cpu, &r);

@@ -83,11 +83,21 @@ struct tracerec_disk {
 	char name[8];		/* "sda" */
 };
 
+/* a field looked up by name once per event, not once per record */
+#define TRACEREC_FIELDS_CACHED	24
+
+struct tracerec_field_cache {
+	const char *name;	/* the caller's string: compared by address */
+	struct tep_format_field *field;	/* NULL: the event has none */
+};
+
 struct tracerec_event_id {
 	int id;
 	enum tracerec_kind kind;
 	uint8_t eh;		/* index in tracerec_eh_probes */
 	struct tep_event *event;
+	unsigned int nfields;
+	struct tracerec_field_cache fields[TRACEREC_FIELDS_CACHED];
 };
 
 struct tracerec_slot {
