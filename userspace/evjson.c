@@ -415,6 +415,19 @@ static void evjson_y_time(yajl_gen g, const char *k, uint64_t ns)
 	yajl_gen_number(g, p, (size_t)(end - p));
 }
 
+/* a signed integer (where negative is a value, not "unknown") */
+static void evjson_y_s64(yajl_gen g, const char *k, long long v)
+{
+	char buf[24], *p;
+
+	p = evjson_digits(buf + sizeof(buf),
+			  v < 0 ? -(unsigned long long)v : (unsigned long long)v);
+	if (v < 0)
+		*--p = '-';
+	evjson_y_key(g, k);
+	yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 /* null for "not known" (negative), as evjson_int() */
 static void evjson_y_int(yajl_gen g, const char *k, long long v)
 {
@@ -510,8 +523,8 @@ static void evjson_y_usbmon(yajl_gen g, const struct ev_usbmon *m)
 	evjson_y_u64(g, "urb", h->id);
 	evjson_y_str(g, "event", type);
 	evjson_y_str(g, "xfer", evjson_xfer[h->xfer_type & 3]);
-	evjson_y_num(g, "ep", "%d", h->epnum);
-	evjson_y_num(g, "status", "%d", h->status);
+	evjson_y_s64(g, "ep", h->epnum);
+	evjson_y_s64(g, "status", h->status);
 	evjson_y_u64(g, "length", h->len_urb);
 	evjson_y_u64(g, "captured", m->caplen);
 	if (h->flag_setup == 0)
@@ -589,7 +602,7 @@ int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		evjson_y_trace(g, &ev->u.rec);
 		break;
 	case EV_KLOG:
-		evjson_y_num(g, "seq", "%lld", (long long)ev->u.klog.seq);
+		evjson_y_s64(g, "seq", (long long)ev->u.klog.seq);
 		evjson_y_int(g, "level", ev->u.klog.level);
 		evjson_y_int(g, "facility", ev->u.klog.facility);
 		evjson_y_str(g, "text", ev->u.klog.text);

@@ -384,6 +384,30 @@ static void test_evjson_roundtrip(void **state)
 	assert_string_equal(back.u.klog.text, ev->u.klog.text);
 	ev_free(ev);
 
+	/* control characters, bytes above ASCII, more than 512 bytes */
+	ev = klog(SEC, "tab\there \x01 caf\xc3\xa9 \x7f");
+	assert_int_equal(evjson_writer_line(w, ev, &s, &n), 0);
+	assert_non_null(strstr(s, "tab\\there \\u0001"));
+	assert_int_equal(strlen(s), n);
+	assert_int_equal(evjson_parse_event(s, n, &back), 0);
+	assert_string_equal(back.u.klog.text, ev->u.klog.text);
+	memset(ev->u.klog.text, 'x', 700);
+	ev->u.klog.text[700] = '\0';
+	assert_int_equal(evjson_writer_line(w, ev, &s, &n), 0);
+	assert_int_equal(evjson_parse_event(s, n, &back), 0);
+	assert_string_equal(back.u.klog.text, ev->u.klog.text);
+	ev_free(ev);
+
+	/* URBs: an IN endpoint, a negative status */
+	ev = ev_new(EV_USBMON, EV_SRC_USBMON, SEC);
+	ev->u.usbmon.hdr.type = 'S';
+	ev->u.usbmon.hdr.epnum = 0x81;
+	ev->u.usbmon.hdr.status = -115;
+	ev->u.usbmon.hdr.flag_setup = '-';
+	assert_int_equal(evjson_writer_line(w, ev, &s, &n), 0);
+	assert_non_null(strstr(s, "\"ep\":129,\"status\":-115,"));
+	ev_free(ev);
+
 	/* an incident: analyze's fields, the event's own, once each */
 	ev = ev_new(EV_INCIDENT, EV_SRC_RECORDER, 2 * SEC);
 	ev->id = 9;
