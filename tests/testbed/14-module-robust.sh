@@ -46,6 +46,7 @@ if grep -q '^not ok' "$out/utprobe.txt"; then
 	fail "utprobe: $(grep '^not ok' "$out/utprobe.txt" | sort -u | head -n 3)"
 fi
 expect "$out/utprobe.txt" '^ok unknown ioctl'
+expect "$out/utprobe.txt" '^ok USBTRAIL_IOC_DISCARD'
 expect "$out/faults.log" 'unplug@24\+3 replug device=uas'
 bad='BUG|WARNING|Oops|general protection|Call Trace|usbtrail: cannot'
 if grep -Eq "$bad" "$out/console.log"; then

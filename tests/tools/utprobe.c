@@ -52,6 +52,9 @@ int main(void)
 		       USBTRAIL_RECORD_SIZE, 0);
 	r = ioctl(fd, USBTRAIL_IOC_INFO, (void *)16);
 	utprobe_expect("INFO to a bad address", r, errno, -1, EFAULT);
+	/* I/O may be running: records come and go while it empties */
+	r = ioctl(fd, USBTRAIL_IOC_DISCARD);
+	utprobe_expect("USBTRAIL_IOC_DISCARD", r, errno, 0, 0);
 	r = ioctl(fd, _IO(USBTRAIL_IOC_MAGIC, 99), 0);
 	utprobe_expect("unknown ioctl", r, errno, -1, ENOTTY);
 	r = ioctl(fd, 0x5401 /* TCGETS */, buf);
