@@ -7,7 +7,7 @@
 #   trace-cmd      trace-cmd record on the same tracepoints (when packed)
 # ROUNDS rounds, configurations interleaved.  Per run, one line:
 #   CONFIG ROUND SEQ-MB/s SEQ-IOPS SEQ-SECS RAND-MB/s RAND-IOPS RAND-SECS
-#          CPU-SECS EVENTS LOST
+#          CPU-SECS EVENTS LOST USER-SECS SYS-SECS
 # CPU-SECS is the collector's user+system time, children included (busybox
 # time), EVENTS what it stored, LOST what it says it lost.
 #   bench-record.sh DISK ROUNDS
@@ -41,10 +41,10 @@ start() {	# CONFIG
 	sleep 2			# attached before the writes begin
 }
 
-stop() {	# CONFIG -> "CPU EVENTS LOST"
+stop() {	# CONFIG -> "CPU EVENTS LOST USER SYS"
 	cfg=$1		# the loop below takes over $1...
 	case $cfg in
-	bare) echo "0 0 0"; return ;;
+	bare) echo "0 0 0 0 0"; return ;;
 	esac
 	# busybox time forwards nothing: signal the collector, its child
 	for s in /proc/[0-9]*/stat; do
@@ -55,6 +55,8 @@ stop() {	# CONFIG -> "CPU EVENTS LOST"
 	wait $pid
 	cpu=$(awk '$1 == "user" || $1 == "sys" { s += $2 } END { print s + 0 }' \
 		/tmp/time.txt)
+	usr=$(awk '$1 == "user" { print $2 + 0 }' /tmp/time.txt)
+	sys=$(awk '$1 == "sys" { print $2 + 0 }' /tmp/time.txt)
 	case $cfg in
 	rec-*)
 		ev=$(grep -c '"type":"trace"' /tmp/c/events.jsonl)
@@ -66,7 +68,7 @@ stop() {	# CONFIG -> "CPU EVENTS LOST"
 		lost=$(trace-cmd report --stat -i /tmp/t.dat 2>/dev/null |
 			awk '/overrun:|dropped events:/ { s += $NF } END { print s + 0 }') ;;
 	esac
-	echo "$cpu $ev $lost"
+	echo "$cpu $ev $lost ${usr:-0} ${sys:-0}"
 }
 
 r=1
