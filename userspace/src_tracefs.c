@@ -41,7 +41,16 @@
 #include "tracerec.h"
 
 #define SRC_TRACEFS_PAGES	256	/* sub-buffers per CPU and read() */
-#define SRC_TRACEFS_BUFFER_KB	"2048"	/* per CPU, of our instance */
+/*
+ * Our instance's buffer, per CPU: 32 MiB in all, 2 to 8 MiB a CPU.  The
+ * recorder decodes every event; a burst (a fast disk's sequential write
+ * makes ~50,000 in a second) can outrun it for a while, and what the
+ * buffer cannot hold is lost.  trace-cmd copies pages undecoded and gets
+ * by with 1 MiB.
+ */
+#define SRC_TRACEFS_BUFFER_TOTAL_KB	32768
+#define SRC_TRACEFS_BUFFER_MIN_KB	2048
+#define SRC_TRACEFS_BUFFER_MAX_KB	8192
 #define SRC_TRACEFS_RESCAN_NS	1000000000ULL
 #define SRC_TRACEFS_PROBES_MAX	16	/* entry and return, per handler */
 
@@ -655,7 +664,8 @@ static void src_tracefs_close(struct rec_source *s, struct rec *r)
 static int src_tracefs_setup(struct src_tracefs *t)
 {
 	unsigned int i, enabled = 0;
-	long ncpus;
+	long ncpus, per_cpu;
+	char kb[24];
 	int ret;
 
 	snprintf(t->name, sizeof(t->name), "usbtrail-%d", (int)getpid());
@@ -666,8 +676,14 @@ static int src_tracefs_setup(struct src_tracefs *t)
 		return errno ? -errno : -EIO;
 	if (tracefs_instance_file_write(t->inst, "trace_clock", "boot") < 0)
 		return -EOPNOTSUPP;	/* CLOCK_BOOTTIME: 4.10 and later */
-	tracefs_instance_file_write(t->inst, "buffer_size_kb",
-				    SRC_TRACEFS_BUFFER_KB);
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	per_cpu = SRC_TRACEFS_BUFFER_TOTAL_KB / (ncpus > 0 ? ncpus : 1);
+	if (per_cpu < SRC_TRACEFS_BUFFER_MIN_KB)
+		per_cpu = SRC_TRACEFS_BUFFER_MIN_KB;
+	if (per_cpu > SRC_TRACEFS_BUFFER_MAX_KB)
+		per_cpu = SRC_TRACEFS_BUFFER_MAX_KB;
+	snprintf(kb, sizeof(kb), "%ld", per_cpu);
+	tracefs_instance_file_write(t->inst, "buffer_size_kb", kb);
 	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++) {
 		/* xhci-hcd's events exist once xhci_hcd is loaded */
 		t->enabled[i] = !tracefs_event_enable(t->inst,
