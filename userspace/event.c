@@ -155,7 +155,11 @@ static size_t ev_size(enum ev_type type)
  * rather than handed back to malloc, which spent more on them than the
  * rest of their way through the recorder.  Per thread, and bounded.
  */
+#ifdef __SANITIZE_ADDRESS__
+#define EV_CACHE_MAX	0	/* let ASan see every use after free */
+#else
 #define EV_CACHE_MAX	16384
+#endif
 
 struct ev_cache {
 	struct ev *head;		/* linked through their first bytes */

@@ -10,10 +10,12 @@
  * made, so the run takes COPIES times the recording's span.  The pipe is filled by a child (the recorder's
  * COMMAND), so the figures are the recorder's alone:
  *
- *   utreplay EVENTS.JSONL COPIES OUTDIR [pcap]
+ *   utreplay EVENTS.JSONL COPIES OUTDIR [pcap|nowrite|nosink]
  *
  * prints "events N cpu_s S us_per_event U user_s S sys_s S".  With
- * "pcap", OUTDIR/capture.pcapng is written too.
+ * "pcap", OUTDIR/capture.pcapng is written too; with "nowrite" the JSON
+ * lines are made but not written; with "nosink" not even made (what the
+ * rest of the recorder costs).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +63,21 @@ static int utreplay_write(const char *path, int fd)
 	return 0;
 }
 
+/* "nowrite": a sink that makes each line and drops it */
+static int utreplay_line_event(struct rec_sink *s, const struct ev *ev)
+{
+	const char *line;
+	size_t len;
+
+	return evjson_writer_line(s->priv, ev, &line, &len);
+}
+
+static int utreplay_line_close(struct rec_sink *s)
+{
+	evjson_writer_free(s->priv);
+	return 0;
+}
+
 static double tv_s(struct timeval tv)
 {
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
@@ -70,7 +87,8 @@ int main(int argc, char **argv)
 {
 	struct derive_opts dopts = DERIVE_OPTS_DEFAULT;
 	struct rec_run_opts ro = { .marker_fd = -1 };
-	struct rec_sink sinks[2];
+	struct rec_sink sinks[2] = { { 0 } };
+	const char *mode;
 	struct rec_source src;
 	struct ev **devs = NULL;
 	struct rusage ru0, ru1;
@@ -168,13 +186,22 @@ int main(int argc, char **argv)
 	if (ret)
 		goto fail;
 	rec_add_source(r, &src);
-	snprintf(path, sizeof(path), "%s/events.jsonl", argv[3]);
-	unlink(path);
-	ret = sink_jsonl_open(&sinks[0], path);
-	if (ret)
-		goto fail;
-	rec_add_sink(r, &sinks[0]);
-	if (argc > 4 && !strcmp(argv[4], "pcap")) {
+	mode = argc > 4 ? argv[4] : "";
+	if (!strcmp(mode, "nowrite")) {
+		sinks[0].name = "lines";
+		sinks[0].event = utreplay_line_event;
+		sinks[0].close = utreplay_line_close;
+		sinks[0].priv = evjson_writer_new();
+		rec_add_sink(r, &sinks[0]);
+	} else if (strcmp(mode, "nosink")) {
+		snprintf(path, sizeof(path), "%s/events.jsonl", argv[3]);
+		unlink(path);
+		ret = sink_jsonl_open(&sinks[0], path);
+		if (ret)
+			goto fail;
+		rec_add_sink(r, &sinks[0]);
+	}
+	if (!strcmp(mode, "pcap")) {
 		snprintf(path, sizeof(path), "%s/capture.pcapng", argv[3]);
 		unlink(path);
 		ret = sink_pcapng_open(&sinks[1], path, rec_clock(r));
