@@ -184,8 +184,11 @@ struct ev *ev_new(enum ev_type type, enum ev_source source, uint64_t t_ns)
 	struct ev *ev;
 
 	if (c && c->head) {
+		void *next;
+
 		ev = c->head;
-		memcpy(&c->head, ev, sizeof(c->head));
+		memcpy(&next, ev, sizeof(next));
+		c->head = next;
 		c->n--;
 		memset(ev, 0, size);
 	} else {
@@ -294,7 +297,9 @@ void ev_free(struct ev *ev)
 		free(ev->u.usbmon.data);
 	c = ev_cache_of(ev->type);
 	if (c && c->n < EV_CACHE_MAX) {
-		memcpy(ev, &c->head, sizeof(c->head));
+		void *next = c->head;
+
+		memcpy(ev, &next, sizeof(next));
 		c->head = ev;
 		c->n++;
 		return;
