@@ -37,40 +37,10 @@
 #define BUNDLE_KLOG_WINDOW	10.0	/* s of kernel log around incidents */
 #define BUNDLE_FILE_MAX		(4ull << 30)
 
-/* a growing text buffer */
-struct bundle_str {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void bundle_putn(struct bundle_str *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->s, cap);
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void bundle_printf(struct bundle_str *b, const char *fmt, ...)
+static void bundle_printf(struct util_str *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void bundle_printf(struct bundle_str *b, const char *fmt, ...)
+static void bundle_printf(struct util_str *b, const char *fmt, ...)
 {
 	char buf[2048];
 	va_list ap;
@@ -81,19 +51,19 @@ static void bundle_printf(struct bundle_str *b, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	bundle_putn(b, buf, (size_t)n < sizeof(buf) ? (size_t)n :
+	util_str_put(b, buf, (size_t)n < sizeof(buf) ? (size_t)n :
 		    sizeof(buf) - 1);
 }
 
 int bundle_scrub(const char *text, size_t len, const char *const *serials,
 		 unsigned int n, char **out, size_t *outlen)
 {
-	struct bundle_str b = { 0 };
+	struct util_str b = { 0 };
 	char hash[80];
 	size_t i = 0;
 	unsigned int k;
 
-	bundle_putn(&b, "", 0);
+	util_str_put(&b, "", 0);
 	while (i < len) {
 		/* the nearest occurrence of any serial from i on */
 		const char *best = NULL;
@@ -111,12 +81,12 @@ int bundle_scrub(const char *text, size_t len, const char *const *serials,
 			}
 		}
 		if (!best) {
-			bundle_putn(&b, text + i, len - i);
+			util_str_put(&b, text + i, len - i);
 			break;
 		}
-		bundle_putn(&b, text + i, (size_t)(best - (text + i)));
+		util_str_put(&b, text + i, (size_t)(best - (text + i)));
 		report_serial(serials[bk], false, hash, sizeof(hash));
-		bundle_putn(&b, hash, strlen(hash));
+		util_str_put(&b, hash, strlen(hash));
 		i = (size_t)(best - text) + strlen(serials[bk]);
 	}
 	if (b.oom) {
@@ -150,13 +120,13 @@ struct bundle_ctx {
 	unsigned int nserials;
 	uint64_t mtime;
 
-	struct bundle_str lines;
+	struct util_str lines;
 	struct bundle_line *line;
 	size_t nline;
 	bool have_capture;
 	char capture_note[160];
-	struct bundle_str blocks;
-	struct bundle_str text;
+	struct util_str blocks;
+	struct util_str text;
 	struct bundle_block *block;
 	size_t nblock;
 
@@ -169,7 +139,7 @@ static int bundle_read(const char *dir, const char *name, char **buf,
 		       size_t *len)
 {
 	char path[4096];
-	struct bundle_str b = { 0 };
+	struct util_str b = { 0 };
 	char chunk[65536];
 	int fd, err = 0;
 	ssize_t n;
@@ -181,7 +151,7 @@ static int bundle_read(const char *dir, const char *name, char **buf,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	bundle_putn(&b, "", 0);
+	util_str_put(&b, "", 0);
 	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -189,7 +159,7 @@ static int bundle_read(const char *dir, const char *name, char **buf,
 			err = -errno;
 			break;
 		}
-		bundle_putn(&b, chunk, (size_t)n);
+		util_str_put(&b, chunk, (size_t)n);
 		if (b.len > BUNDLE_FILE_MAX)
 			err = -EFBIG;
 		if (b.oom)
@@ -208,21 +178,21 @@ static int bundle_read(const char *dir, const char *name, char **buf,
 }
 
 /* text with the serials hashed unless they are kept, appended to b */
-static void bundle_put_scrubbed(struct bundle_ctx *c, struct bundle_str *b,
+static void bundle_put_scrubbed(struct bundle_ctx *c, struct util_str *b,
 				const char *s, size_t len)
 {
 	char *out;
 	size_t n;
 
 	if (c->o->keep_serials || !c->nserials) {
-		bundle_putn(b, s, len);
+		util_str_put(b, s, len);
 		return;
 	}
 	if (bundle_scrub(s, len, c->serials, c->nserials, &out, &n)) {
 		b->oom = true;
 		return;
 	}
-	bundle_putn(b, out, n);
+	util_str_put(b, out, n);
 	free(out);
 }
 
@@ -282,7 +252,7 @@ static int bundle_prepare_events(struct bundle_ctx *c)
 		n = strlen(s);
 		l->off = c->lines.len;
 		bundle_put_scrubbed(c, &c->lines, s, n);
-		bundle_putn(&c->lines, "\n", 1);
+		util_str_put(&c->lines, "\n", 1);
 		l->len = c->lines.len - l->off;
 		json_object_put(o);
 		if (c->lines.oom) {
@@ -319,7 +289,7 @@ static void bundle_epb_text(struct bundle_ctx *c, const struct pcapng_epb *e,
 	mono = (int64_t)boot_ns - bundle_meta_int(c->r, "monotonic_to_boot_ns");
 	usbmon_format_1u(&ev, usbmon_text_tstamp(mono > 0 ? (uint64_t)mono :
 						   0), line, sizeof(line));
-	bundle_putn(&c->text, line, strlen(line));
+	util_str_put(&c->text, line, strlen(line));
 }
 
 static int bundle_prepare_capture(struct bundle_ctx *c)
@@ -409,10 +379,10 @@ static int bundle_prepare_capture(struct bundle_ctx *c)
 			goto out;
 		b->off = c->blocks.len;
 		if (out.len)
-			bundle_putn(&c->blocks, (const char *)out.data,
+			util_str_put(&c->blocks, (const char *)out.data,
 				    out.len);
 		else
-			bundle_putn(&c->blocks, buf + off - blk.total_len,
+			util_str_put(&c->blocks, buf + off - blk.total_len,
 				    blk.total_len);
 		b->len = c->blocks.len - b->off;
 		c->nblock++;
@@ -498,7 +468,7 @@ static bool bundle_near(const struct bundle_ctx *c, uint64_t t, double w)
 	return false;
 }
 
-static void bundle_kernel_log(struct bundle_ctx *c, struct bundle_str *b)
+static void bundle_kernel_log(struct bundle_ctx *c, struct util_str *b)
 {
 	const struct recording *r = c->r;
 	uint64_t wn = (uint64_t)(BUNDLE_KLOG_WINDOW * 1e9);
@@ -517,7 +487,7 @@ static void bundle_kernel_log(struct bundle_ctx *c, struct bundle_str *b)
 		bundle_printf(b, "\n## incident %" PRIu64 " at %.6f: ", inc->id,
 			      (double)inc->t_ns / 1e9);
 		bundle_put_scrubbed(c, b, sum, strlen(sum));
-		bundle_putn(b, "\n", 1);
+		util_str_put(b, "\n", 1);
 		for (k = 0; k < r->nevs; k++) {
 			const struct ev *ev = &r->evs[k];
 			uint64_t end = inc->t_ns + (uint64_t)(
@@ -530,12 +500,12 @@ static void bundle_kernel_log(struct bundle_ctx *c, struct bundle_str *b)
 				      (double)ev->t_ns / 1e9, ev->u.klog.level);
 			bundle_put_scrubbed(c, b, ev->u.klog.text,
 					    strlen(ev->u.klog.text));
-			bundle_putn(b, "\n", 1);
+			util_str_put(b, "\n", 1);
 		}
 	}
 }
 
-static void bundle_json_member(struct bundle_ctx *c, struct bundle_str *b,
+static void bundle_json_member(struct bundle_ctx *c, struct util_str *b,
 			       const char *key)
 {
 	struct json_object *v;
@@ -548,11 +518,11 @@ static void bundle_json_member(struct bundle_ctx *c, struct bundle_str *b,
 	s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PRETTY |
 					   JSON_C_TO_STRING_NOSLASHESCAPE);
 	bundle_put_scrubbed(c, b, s, strlen(s));
-	bundle_putn(b, "\n", 1);
+	util_str_put(b, "\n", 1);
 }
 
 /* meta.json "descriptors" (recorded from sysfs), lsusb -v style */
-static void bundle_descriptors(struct bundle_ctx *c, struct bundle_str *b)
+static void bundle_descriptors(struct bundle_ctx *c, struct util_str *b)
 {
 	struct json_object *o;
 	struct usbdesc_device *d;
@@ -603,7 +573,7 @@ static void bundle_descriptors(struct bundle_ctx *c, struct bundle_str *b)
 			if (f) {
 				lsusb_print(f, d, ss);
 				fclose(f);
-				bundle_putn(b, text, tlen);
+				util_str_put(b, text, tlen);
 			}
 			free(text);
 		}
@@ -612,7 +582,7 @@ static void bundle_descriptors(struct bundle_ctx *c, struct bundle_str *b)
 	free(d);
 }
 
-static void bundle_devices(struct bundle_ctx *c, struct bundle_str *b)
+static void bundle_devices(struct bundle_ctx *c, struct util_str *b)
 {
 	const struct recording *r = c->r;
 	unsigned int i;
@@ -644,7 +614,7 @@ static void bundle_devices(struct bundle_ctx *c, struct bundle_str *b)
 	bundle_json_member(c, b, "uas");
 }
 
-static void bundle_kernel(struct bundle_ctx *c, struct bundle_str *b)
+static void bundle_kernel(struct bundle_ctx *c, struct util_str *b)
 {
 	const struct recording *r = c->r;
 	const char *keys[] = { "usbtrail", "kernel", "trace_source", "sources",
@@ -670,7 +640,7 @@ static void bundle_kernel(struct bundle_ctx *c, struct bundle_str *b)
 				      r->evs[i].u.lost.why);
 }
 
-static void bundle_readme(struct bundle_ctx *c, struct bundle_str *b,
+static void bundle_readme(struct bundle_ctx *c, struct util_str *b,
 			  const char *trim)
 {
 	bundle_printf(b,
@@ -707,7 +677,7 @@ static void bundle_readme(struct bundle_ctx *c, struct bundle_str *b,
 }
 
 static int bundle_add_str(struct tar_buf *t, const char *name,
-			  struct bundle_str *s, uint64_t mtime)
+			  struct util_str *s, uint64_t mtime)
 {
 	char full[128];
 	int err;
@@ -727,7 +697,7 @@ static int bundle_add_str(struct tar_buf *t, const char *name,
 static int bundle_add_file(struct bundle_ctx *c, struct tar_buf *t,
 			   const char *name, const char *path)
 {
-	struct bundle_str s = { 0 };
+	struct util_str s = { 0 };
 	char *buf;
 	size_t len;
 	int err;
@@ -778,7 +748,7 @@ static int bundle_gzip(const struct tar_buf *t, uint8_t **out, size_t *len)
 static int bundle_build(struct bundle_ctx *c, double w, const char *trim,
 			struct tar_buf *t)
 {
-	struct bundle_str s = { 0 };
+	struct util_str s = { 0 };
 	size_t i;
 	int err;
 
@@ -794,7 +764,7 @@ static int bundle_build(struct bundle_ctx *c, double w, const char *trim,
 		for (i = 0; i < c->nblock; i++)
 			if (!c->block[i].epb || bundle_near(c, c->block[i].t_ns,
 							    w))
-				bundle_putn(&s, c->blocks.s + c->block[i].off,
+				util_str_put(&s, c->blocks.s + c->block[i].off,
 					    c->block[i].len);
 		err = bundle_add_str(t, "capture.pcapng", &s, c->mtime);
 		if (err)
@@ -802,7 +772,7 @@ static int bundle_build(struct bundle_ctx *c, double w, const char *trim,
 		for (i = 0; i < c->nblock; i++)
 			if (c->block[i].epb && bundle_near(c, c->block[i].t_ns,
 							   w))
-				bundle_putn(&s, c->text.s + c->block[i].text_off,
+				util_str_put(&s, c->text.s + c->block[i].text_off,
 					    c->block[i].text_len);
 		err = bundle_add_str(t, "usbmon-1u.txt", &s, c->mtime);
 		if (err)
@@ -810,7 +780,7 @@ static int bundle_build(struct bundle_ctx *c, double w, const char *trim,
 	}
 	for (i = 0; i < c->nline; i++)
 		if (!c->line[i].bulky || bundle_near(c, c->line[i].t_ns, w))
-			bundle_putn(&s, c->lines.s + c->line[i].off,
+			util_str_put(&s, c->lines.s + c->line[i].off,
 				    c->line[i].len);
 	err = bundle_add_str(t, "events.jsonl", &s, c->mtime);
 	if (err)

@@ -11,6 +11,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "evjson.h"
+#include "util.h"
 #include "modrec.h"
 
 const char *evjson_clock_name(enum kmsg_clock clock)
@@ -228,37 +229,20 @@ static struct json_object *evjson_incident_event(const struct ev *ev)
 
 struct evjson_writer {
 	yajl_gen g;
-	/* yajl prints the line here (its print callback), reset per line */
-	char *buf;
-	size_t len, cap;
-	bool nomem;
+	struct util_str line;	/* yajl prints here (its print callback) */
 };
 
 static void evjson_print(void *ctx, const char *s, size_t n)
 {
-	struct evjson_writer *w = ctx;
+	struct util_str *b = &((struct evjson_writer *)ctx)->line;
 
 	/* most calls are one quote or separator */
-	if (n == 1 && w->len < w->cap) {
-		w->buf[w->len++] = *s;
+	if (n == 1 && b->len + 2 <= b->cap) {
+		b->s[b->len++] = *s;
+		b->s[b->len] = '\0';
 		return;
 	}
-	if (w->len + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 4096;
-		char *b;
-
-		while (cap < w->len + n)
-			cap *= 2;
-		b = realloc(w->buf, cap);
-		if (!b) {
-			w->nomem = true;
-			return;
-		}
-		w->buf = b;
-		w->cap = cap;
-	}
-	memcpy(w->buf + w->len, s, n);
-	w->len += n;
+	util_str_put(b, s, n);
 }
 
 struct evjson_writer *evjson_writer_new(void)
@@ -283,7 +267,7 @@ void evjson_writer_free(struct evjson_writer *w)
 	if (!w)
 		return;
 	yajl_gen_free(w->g);
-	free(w->buf);
+	free(w->line.s);
 	free(w);
 }
 
@@ -579,8 +563,8 @@ int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 	struct json_object *inc = NULL;
 	size_t k;
 
-	w->len = 0;
-	w->nomem = false;
+	w->line.len = 0;
+	w->line.oom = false;
 	yajl_gen_reset(g, NULL);
 	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
 		return -EINVAL;
@@ -646,11 +630,10 @@ int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 	}
 	if (yajl_gen_map_close(g) != yajl_gen_status_ok)
 		return -EINVAL;
-	evjson_print(w, "", 1);		/* a C string too, as yajl's was */
-	if (w->nomem)
+	if (w->line.oom)
 		return -ENOMEM;
-	*line = w->buf;
-	*len = --w->len;
+	*line = w->line.s;
+	*len = w->line.len;
 	return 0;
 }
 

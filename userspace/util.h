@@ -10,6 +10,7 @@
 #ifndef USBTRAIL_UTIL_H
 #define USBTRAIL_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,5 +27,19 @@ int util_format_size(char *buf, size_t len, uint64_t v);
  * gets how many bytes were written either way.
  */
 int util_write_all(int fd, const void *buf, size_t len, size_t *done);
+
+/*
+ * A growing string, always NUL-terminated once anything was put.  When
+ * memory runs out, oom is set and stays set, further puts do nothing, and
+ * what was put before is kept: check oom once, at the end.  Start from
+ * { 0 }; free(s) when done.
+ */
+struct util_str {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+void util_str_put(struct util_str *b, const char *s, size_t n);
 
 #endif /* USBTRAIL_UTIL_H */
