@@ -38,6 +38,34 @@ const char *ioengine_kind_name(enum ioengine_kind kind)
 	return kind == IOENGINE_URING ? "io_uring" : "sync";
 }
 
+/*
+ * One task submits and reaps, and it needs completions only when it waits
+ * for them: as fio does, the ring defers the kernel's completion work to
+ * that wait (DEFER_TASKRUN, 6.1; it needs SINGLE_ISSUER, 6.0) instead of
+ * interrupting the task for each one (COOP_TASKRUN, 5.19).  A kernel that
+ * does not know a flag says EINVAL: fewer flags, then none.
+ */
+static int ioengine_uring_init(struct io_uring *ring, unsigned int qd)
+{
+	static const unsigned int tries[] = {
+		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+			IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	struct io_uring_params p;
+	unsigned int i;
+	int err = -EINVAL;
+
+	for (i = 0; i < sizeof(tries) / sizeof(tries[0]) && err == -EINVAL;
+	     i++) {
+		memset(&p, 0, sizeof(p));
+		p.flags = tries[i];
+		err = io_uring_queue_init_params(qd, ring, &p);
+	}
+	return err;
+}
+
 /**
  * ioengine_create() - an engine for @fd with up to @qd requests in flight
  * @kind: IOENGINE_URING or IOENGINE_SYNC
@@ -63,7 +91,7 @@ int ioengine_create(enum ioengine_kind kind, int fd, unsigned int qd,
 	e->fd = fd;
 	e->qd = qd;
 	if (kind == IOENGINE_URING) {
-		err = io_uring_queue_init(qd, &e->ring, 0);
+		err = ioengine_uring_init(&e->ring, qd);
 		if (err) {
 			free(e);
 			return err;
@@ -190,6 +218,11 @@ int ioengine_reap(struct ioengine *e, struct ioengine_req **done,
 			return ret;
 		e->inflight += (unsigned int)ret;
 		e->queued -= (unsigned int)ret;
+	} else if (e->inflight) {
+		/* deferred completions are posted only when asked for */
+		ret = io_uring_get_events(&e->ring);
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN)
+			return ret;
 	}
 	io_uring_for_each_cqe(&e->ring, head, cqe) {
 		struct ioengine_req *r = io_uring_cqe_get_data(cqe);
