@@ -235,8 +235,7 @@ const struct tracerec_disk *tracerec_disk_by_devt(
 /* -- reading fields of one event, bounded by its size -- */
 
 struct tracerec_ev {
-	struct tep_event *event;
-	struct tracerec_event_id *id;	/* its field cache */
+	struct tracerec_event_id *id;	/* its event, and its field cache */
 	const uint8_t *data;
 	size_t size;
 };
@@ -257,9 +256,9 @@ static struct tep_format_field *tracerec_field(const struct tracerec_ev *e,
 	for (i = 0; i < id->nfields; i++)
 		if (id->fields[i].name == name)
 			return id->fields[i].field;
-	f = tep_find_field(e->event, name);
+	f = tep_find_field(id->event, name);
 	if (!f)
-		f = tep_find_common_field(e->event, name);
+		f = tep_find_common_field(id->event, name);
 	if (id->nfields < TRACEREC_FIELDS_CACHED) {
 		id->fields[id->nfields].name = name;
 		id->fields[id->nfields].field = f;
@@ -895,7 +894,6 @@ int tracerec_parse_event(struct tracerec_state *st, uint64_t ts,
 		st->unknown++;
 		return 0;
 	}
-	e.event = id->event;
 	e.id = id;
 	switch (id->kind) {
 	case TRACEREC_XHCI_EVENT:
