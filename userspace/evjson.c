@@ -342,7 +342,7 @@ static void evjson_y_str(yajl_gen g, const char *k, const char *v)
 	evjson_y_strval(g, v, strlen(v));
 }
 
-/* a number as we print it, not as %.20g would */
+/* a fraction as we print it ("%.3f"), not as %.20g would */
 static void evjson_y_num(yajl_gen g, const char *k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -526,7 +526,7 @@ static void evjson_y_device(yajl_gen g, const struct ev_device *d)
 		     evjson_device_actions[d->action] : "?");
 	snprintf(id, sizeof(id), "%04x:%04x", d->vid, d->pid);
 	evjson_y_str(g, "usb_id", id);
-	evjson_y_num(g, "speed_mbps", "%u", d->speed_mbps);
+	evjson_y_u64(g, "speed_mbps", d->speed_mbps);
 	evjson_y_str(g, "driver", d->driver);
 	evjson_y_str(g, "hcd", d->hcd);
 	evjson_y_str(g, "hcd_driver", d->hcd_driver);
@@ -540,12 +540,11 @@ static void evjson_y_device(yajl_gen g, const struct ev_device *d)
 
 static void evjson_y_sample(yajl_gen g, const struct ev_sample *s)
 {
-	evjson_y_num(g, "interval_ms", "%u", s->interval_ms);
-	evjson_y_num(g, "read_bytes", "%llu", (unsigned long long)s->read_bytes);
-	evjson_y_num(g, "write_bytes", "%llu",
-		     (unsigned long long)s->write_bytes);
-	evjson_y_num(g, "completions", "%u", s->completions);
-	evjson_y_num(g, "inflight", "%u", s->inflight);
+	evjson_y_u64(g, "interval_ms", s->interval_ms);
+	evjson_y_u64(g, "read_bytes", s->read_bytes);
+	evjson_y_u64(g, "write_bytes", s->write_bytes);
+	evjson_y_u64(g, "completions", s->completions);
+	evjson_y_u64(g, "inflight", s->inflight);
 	evjson_y_num(g, "mbps", "%.3f", s->mbps);
 	evjson_y_num(g, "median_mbps", "%.3f", s->median_mbps);
 	evjson_y_key(g, "dip");
@@ -608,10 +607,8 @@ int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		break;
 	case EV_LOST:
 		evjson_y_str(g, "of", ev_source_name(ev->u.lost.source));
-		evjson_y_num(g, "count", "%llu",
-			     (unsigned long long)ev->u.lost.count);
-		evjson_y_num(g, "total", "%llu",
-			     (unsigned long long)ev->u.lost.total);
+		evjson_y_u64(g, "count", ev->u.lost.count);
+		evjson_y_u64(g, "total", ev->u.lost.total);
 		evjson_y_str(g, "why", ev->u.lost.why);
 		break;
 	case EV_INCIDENT:
