@@ -291,6 +291,12 @@ int stress_plan(const struct stress_config *cfg, uint64_t target_size,
 
 /* ----- dips ----- */
 
+/* The per-interval log's nominal interval: --interval, or a second. */
+static double stress_interval_secs(const struct stress_config *cfg)
+{
+	return (cfg->interval_ms ? cfg->interval_ms : 1000) / 1000.0;
+}
+
 static int stress_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -300,23 +306,27 @@ static int stress_cmp_double(const void *a, const void *b)
 
 /**
  * stress_flag_dips() - mark the intervals of @phase well below its pace
- * @iv:    the intervals of a run
- * @n:     their number
- * @phase: which phase
- * @dip:   per interval, set for a dip (others untouched)
- * @ndips: the number flagged
+ * @iv:       the intervals of a run
+ * @n:        their number
+ * @phase:    which phase
+ * @interval: the nominal interval, seconds
+ * @dip:      per interval, set for a dip (others untouched)
+ * @ndips:    the number flagged
  *
  * The pace is the 90th percentile of the phase's whole intervals, what
  * the device does when it is not held back; an interval below
  * STRESS_DIP_FRACTION of it is a dip.  Not the median: when an SLC cache
  * runs out or a bridge throttles half-way, half the phase is slow and the
- * median with it.  The last, partial interval of a phase is not judged,
- * nor a phase of fewer than 3 intervals.  Pure.
+ * median with it.  An interval ends at the first completion after its
+ * nominal length, so a whole one is never shorter (a slow one is longer:
+ * its last request took long) and only the phase's last, partial one is;
+ * that is not judged, nor a phase of fewer than 3 whole intervals.  Pure.
  */
 void stress_flag_dips(const struct stress_interval *iv, size_t n,
-		      unsigned int phase, bool *dip, unsigned int *ndips)
+		      unsigned int phase, double interval, bool *dip,
+		      unsigned int *ndips)
 {
-	double *rates, pace, full = 0;
+	double *rates, pace, whole = interval * 0.99;
 	size_t i, m = 0;
 
 	*ndips = 0;
@@ -324,10 +334,7 @@ void stress_flag_dips(const struct stress_interval *iv, size_t n,
 	if (!rates)
 		return;
 	for (i = 0; i < n; i++)
-		if (iv[i].phase == phase && iv[i].secs > full)
-			full = iv[i].secs;
-	for (i = 0; i < n; i++)
-		if (iv[i].phase == phase && iv[i].secs >= full * 0.9)
+		if (iv[i].phase == phase && iv[i].secs >= whole)
 			rates[m++] = (double)iv[i].bytes / iv[i].secs;
 	if (m < 3) {
 		free(rates);
@@ -336,7 +343,7 @@ void stress_flag_dips(const struct stress_interval *iv, size_t n,
 	qsort(rates, m, sizeof(*rates), stress_cmp_double);
 	pace = rates[(m - 1) * 9 / 10];
 	for (i = 0; i < n; i++) {
-		if (iv[i].phase != phase || iv[i].secs < full * 0.9)
+		if (iv[i].phase != phase || iv[i].secs < whole)
 			continue;
 		if ((double)iv[i].bytes / iv[i].secs <
 		    pace * STRESS_DIP_FRACTION) {
@@ -754,8 +761,7 @@ static int stress_phase_run(struct stress_ctx *c,
 	struct ioengine_req *done[STRESS_MAP_REAP];
 	double start, istart, last_progress = 0, now;
 	uint64_t ibytes = 0, iios = 0;
-	double interval = (c->cfg->interval_ms ? c->cfg->interval_ms : 1000) /
-			  1000.0;
+	double interval = stress_interval_secs(c->cfg);
 	struct stress_loop l = {
 		.ph = ph, .index = index, .rep = rep,
 		.lowest_failed = UINT64_MAX,
@@ -1239,7 +1245,8 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 
 		if (!dip)
 			break;
-		stress_flag_dips(res->intervals, res->nintervals, i, dip,
+		stress_flag_dips(res->intervals, res->nintervals, i,
+				 stress_interval_secs(cfg), dip,
 				 &res->phases[i].dips);
 		for (k = 0; k < res->nintervals; k++)
 			if (dip[k])

@@ -141,7 +141,8 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	       const struct stress_config *cfg, struct stress_result *res);
 void stress_result_free(struct stress_result *res);
 void stress_flag_dips(const struct stress_interval *iv, size_t n,
-		      unsigned int phase, bool *dip, unsigned int *ndips);
+		      unsigned int phase, double interval, bool *dip,
+		      unsigned int *ndips);
 int stress_find_run(const void *buf, size_t len, uint32_t lbs,
 		    struct pattern_header *out);
 

@@ -117,13 +117,13 @@ static void test_stress_dips(void **state)
 	iv[4].bytes = 60000000;		/* above: not */
 	iv[10].secs = 0.2;		/* the partial last one: not judged */
 	iv[10].bytes = 1000;
-	stress_flag_dips(iv, 12, 0, dip, &n);
+	stress_flag_dips(iv, 12, 0, 1.0, dip, &n);
 	assert_int_equal(n, 1);
 	assert_true(dip[3]);
 	assert_false(dip[4]);
 	assert_false(dip[10]);
 	/* Phase 1 has one interval: too few to judge. */
-	stress_flag_dips(iv, 12, 1, dip, &n);
+	stress_flag_dips(iv, 12, 1, 1.0, dip, &n);
 	assert_int_equal(n, 0);
 
 	/* Half the phase slow (a cache ran out): the slow half are dips,
@@ -131,11 +131,27 @@ static void test_stress_dips(void **state)
 	memset(dip, 0, sizeof(dip));
 	for (i = 5; i < 10; i++)
 		iv[i].bytes = 30000000;
-	stress_flag_dips(iv, 12, 0, dip, &n);
+	stress_flag_dips(iv, 12, 0, 1.0, dip, &n);
 	assert_int_equal(n, 6);		/* 3 and 5..9 */
 	assert_true(dip[3]);
 	for (i = 5; i < 10; i++)
 		assert_true(dip[i]);
+
+	/* A slow interval runs over (its last request took long): still
+	 * whole, and judged.  Seen in the test bed: a 250 ms log whose dip
+	 * intervals took 0.31 s, which the longest-interval rule of old
+	 * took as the norm, judging only those and flagging none. */
+	memset(dip, 0, sizeof(dip));
+	for (i = 0; i < 11; i++) {
+		iv[i].secs = i & 1 ? 0.314 : 0.252;
+		iv[i].bytes = i >= 4 && i < 8 ? (uint64_t)(0.05e9 * iv[i].secs)
+					      : (uint64_t)(0.3e9 * iv[i].secs);
+	}
+	iv[10].secs = 0.02;
+	stress_flag_dips(iv, 12, 0, 0.25, dip, &n);
+	assert_int_equal(n, 4);
+	for (i = 0; i < 11; i++)
+		assert_true(dip[i] == (i >= 4 && i < 8));
 }
 
 static void test_stress_find_run(void **state)
