@@ -7,6 +7,7 @@
 #define USBTRAIL_IOENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum ioengine_kind {
@@ -30,6 +31,8 @@ const char *ioengine_kind_name(enum ioengine_kind kind);
 int ioengine_create(enum ioengine_kind kind, int fd, unsigned int qd,
 		    struct ioengine **out);
 void ioengine_free(struct ioengine *e);
+int ioengine_register(struct ioengine *e, void *base, size_t len,
+		      unsigned int n);
 void ioengine_set_fd(struct ioengine *e, int fd);
 int ioengine_queue(struct ioengine *e, struct ioengine_req *r);
 int ioengine_reap(struct ioengine *e, struct ioengine_req **done,

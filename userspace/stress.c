@@ -1163,6 +1163,8 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 			   strerror(-err));
 		goto out;
 	}
+	/* not registered (a memlock limit): plain buffers, a little slower */
+	ioengine_register(c.io, c.bufs, c.slot_len, c.nslots);
 	res->engine = ioengine_kind_name(cfg->engine);
 
 	for (m = cfg->trace_marker ? (const char *const[]){
