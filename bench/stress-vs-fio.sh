@@ -8,7 +8,8 @@
 #   bench/stress-vs-fio.sh [TARGET...]     (default: a file on /dev/shm)
 #
 # A TARGET is a file (created, 1 GiB) or "loop": a loop device (direct I/O)
-# over a file in /var/tmp.  Each measurement runs REPS times (default 3),
+# over a file in LOOPDIR (default /var/tmp; /dev/shm takes the disk's own
+# noise out, where tmpfs takes direct I/O: Linux 6.6 and later).  Each measurement runs REPS times (default 3),
 # alternating tools; the medians are kept, and the median of the ratios
 # of each back-to-back pair, which a busy machine's drift disturbs less.  Prints a Markdown table for
 # docs/performance.md.  usbtrail verifies every read; fio verifies nothing.
@@ -19,6 +20,7 @@ bin=${USBTRAIL:-$top/userspace/usbtrail}
 size=${SIZE:-1G}
 reps=${REPS:-3}
 dur=${DUR:-5}
+loopdir=${LOOPDIR:-/var/tmp}
 work=$(mktemp -d)
 loop=
 cleanup() {
@@ -96,11 +98,13 @@ echo "| target | test | usbtrail (verifying) | fio | ratio | paired ratio |"
 echo "|---|---|---|---|---|---|"
 for t in ${*:-/dev/shm/usbtrail-bench.img}; do
 	if [ "$t" = loop ]; then
-		truncate -s "$size" /var/tmp/usbtrail-bench.img
+		truncate -s "$size" "$loopdir/usbtrail-bench.img"
 		loop=$(losetup --find --show --direct-io=on \
-			/var/tmp/usbtrail-bench.img)
+			"$loopdir/usbtrail-bench.img")
 		target=$loop
-		tname="loop (direct-io) on $(df --output=fstype /var/tmp | tail -1)"
+		dio=$(cat "/sys/block/${loop#/dev/}/loop/dio" 2>/dev/null || :)
+		[ "$dio" = 1 ] && dio=direct-io || dio="buffered: no direct-io"
+		tname="loop ($dio) on $(df --output=fstype "$loopdir" | tail -1)"
 		extra=--destroy-data
 	else
 		rm -f "$t"
@@ -137,7 +141,7 @@ for t in ${*:-/dev/shm/usbtrail-bench.img}; do
 	if [ "$t" = loop ]; then
 		losetup -d "$loop"
 		loop=
-		rm -f /var/tmp/usbtrail-bench.img
+		rm -f "$loopdir/usbtrail-bench.img"
 	else
 		rm -f "$t"
 	fi
