@@ -236,6 +236,33 @@ static bool src_tracefs_stale(const char *name, char sep)
 	return kill((pid_t)pid, 0) && errno == ESRCH;
 }
 
+/*
+ * Switch one event of @inst on or off, or with a NULL @sys all of them,
+ * by writing its enable file: tracefs_event_enable() matches names as
+ * regular expressions over a listing of every system and event, a few
+ * tens of milliseconds a call under emulation, paid again each second for
+ * events that do not exist (yet).  Return: 0, or -1 with errno (ENOENT:
+ * no such event).
+ */
+static int src_tracefs_enable(struct tracefs_instance *inst, const char *sys,
+			      const char *event, bool on)
+{
+	char path[256];
+	int n;
+
+	if (sys)
+		n = snprintf(path, sizeof(path), "events/%s/%s/enable", sys,
+			     event);
+	else
+		n = snprintf(path, sizeof(path), "events/enable");
+	if (n < 0 || (size_t)n >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return tracefs_instance_file_write(inst, path, on ? "1" : "0") > 0 ?
+	       0 : -1;
+}
+
 static int src_tracefs_stale_instance(const char *name, void *arg)
 {
 	struct tracefs_instance *inst;
@@ -245,7 +272,7 @@ static int src_tracefs_stale_instance(const char *name, void *arg)
 		return 0;
 	inst = tracefs_instance_alloc(NULL, name);
 	if (inst) {
-		tracefs_event_disable(inst, NULL, NULL);
+		src_tracefs_enable(inst, NULL, NULL, false);
 		tracefs_instance_destroy(inst);
 		tracefs_instance_free(inst);
 	}
@@ -403,7 +430,7 @@ static void src_tracefs_add_probes(struct src_tracefs *t)
 				continue;
 			}
 			t->probes[t->nprobes++] = ev;
-			tracefs_event_enable(t->inst, "kprobes", name);
+			src_tracefs_enable(t->inst, "kprobes", name, true);
 		}
 	}
 }
@@ -429,7 +456,7 @@ static void src_tracefs_free(struct src_tracefs *t)
 		tracefs_cpu_close(t->cpus[i].tcpu);
 	free(t->cpus);
 	if (t->inst) {
-		tracefs_event_disable(t->inst, NULL, NULL);
+		src_tracefs_enable(t->inst, NULL, NULL, false);
 		tracefs_instance_destroy(t->inst);
 		tracefs_instance_free(t->inst);
 	}
@@ -607,8 +634,8 @@ static void src_tracefs_late_events(struct src_tracefs *t)
 
 	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++) {
 		if (t->enabled[i] ||
-		    tracefs_event_enable(t->inst, src_tracefs_events[i][0],
-					 src_tracefs_events[i][1]))
+		    src_tracefs_enable(t->inst, src_tracefs_events[i][0],
+				       src_tracefs_events[i][1], true))
 			continue;
 		t->enabled[i] = true;
 		if (!src_tracefs_format(t->tep, src_tracefs_events[i][0],
@@ -686,9 +713,10 @@ static int src_tracefs_setup(struct src_tracefs *t)
 	tracefs_instance_file_write(t->inst, "buffer_size_kb", kb);
 	for (i = 0; i < SRC_TRACEFS_NEVENTS; i++) {
 		/* xhci-hcd's events exist once xhci_hcd is loaded */
-		t->enabled[i] = !tracefs_event_enable(t->inst,
-						      src_tracefs_events[i][0],
-						      src_tracefs_events[i][1]);
+		t->enabled[i] = !src_tracefs_enable(t->inst,
+						    src_tracefs_events[i][0],
+						    src_tracefs_events[i][1],
+						    true);
 		enabled += t->enabled[i];
 	}
 	src_tracefs_add_probes(t);
