@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -171,11 +172,13 @@ int ioengine_register(struct ioengine *e, void *base, size_t len,
 static bool ioengine_is_fixed(const struct ioengine *e,
 			      const struct ioengine_req *r)
 {
-	const char *slot = e->fixed_base + (size_t)r->slot * e->fixed_len;
-	const char *p = r->buf;
+	uintptr_t slot, p = (uintptr_t)r->buf;
 
-	return r->slot < e->nfixed && p >= slot &&
-	       r->len <= e->fixed_len - (size_t)(p - slot);
+	if (r->slot >= e->nfixed)
+		return false;
+	slot = (uintptr_t)e->fixed_base + (uintptr_t)r->slot * e->fixed_len;
+	return p >= slot && p - slot <= e->fixed_len &&
+	       r->len <= e->fixed_len - (p - slot);
 }
 
 /* After a reopen; only when nothing is in flight. */

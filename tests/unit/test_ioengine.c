@@ -3,8 +3,9 @@
  * test_ioengine.c - unit tests of userspace/ioengine.c on a real file:
  * whole requests through io_uring with and without registered buffers
  * (a request whose buffer lies in its slot, one that starts inside its
- * slot, one that is not in its slot), and the sync engine.  Where the
- * kernel or a sandbox refuses io_uring, its tests are skipped.
+ * slot, one that is no slot's, one in another's slot), and the sync
+ * engine.  Where the kernel or a sandbox refuses io_uring, its tests are
+ * skipped.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -112,6 +113,9 @@ static void test_ioengine_roundtrip(enum ioengine_kind kind, bool reg)
 	r[1].offset = SLOT + 4096;
 	/* slot 3's request with a buffer that is no slot's */
 	r[3].buf = other;
+	/* slot 0's request with slot 2's buffer (beyond its own slot) */
+	r[0].slot = 2;
+	r[2].slot = 0;
 	test_ioengine_run(e, r, SLOTS);
 
 	/* what landed where */
