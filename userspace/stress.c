@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -38,6 +39,8 @@
 #include "util.h"
 
 #define STRESS_BUF_ALIGN	4096u
+#define STRESS_HUGE_DEFAULT	(2u << 20)
+#define STRESS_HUGE_MAX		(32u << 20)
 #define STRESS_MAP_REAP		64u
 #define STRESS_PROGRESS_SECS	0.2
 #define STRESS_REOPEN_SETTLE	5.0	/* present this long: no unplug */
@@ -60,6 +63,46 @@ struct stress_failed {
 	uint32_t len;
 	bool write;
 };
+
+/* The kernel's transparent huge page size, or 0 when there is none. */
+static size_t stress_huge_size(void)
+{
+	unsigned long long v = STRESS_HUGE_DEFAULT;
+	FILE *f;
+
+	f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = STRESS_HUGE_DEFAULT;
+	fclose(f);
+	return v && !(v & (v - 1)) && v <= STRESS_HUGE_MAX ? (size_t)v : 0;
+}
+
+/*
+ * The slots' memory (free() it).  Where it spans a huge page or more, it
+ * is aligned to one and asks for transparent huge pages: every request's
+ * fill or check, and the kernel's copy of it, then walks megabytes
+ * without a page boundary every 4 KiB (on tmpfs, seq write 0.70 -> 0.88
+ * and read 0.96 -> 1.13 of fio's rate: docs/performance.md).  Without
+ * them (THP off, or madvise refused) it is the same memory in small pages.
+ */
+static unsigned char *stress_bufs_alloc(size_t len)
+{
+	size_t huge = stress_huge_size();
+	void *p;
+
+	if (!huge || len < huge) {
+		if (posix_memalign(&p, STRESS_BUF_ALIGN, len))
+			return NULL;
+		return p;
+	}
+	len = (len + huge - 1) & ~(huge - 1);
+	if (posix_memalign(&p, huge, len))
+		return NULL;
+	(void)madvise(p, len, MADV_HUGEPAGE);
+	return p;
+}
 
 struct stress_ctx {
 	struct blkdev_target *t;
@@ -1087,8 +1130,8 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	}
 	c.nslots = max_qd;
 	c.slot_len = max_block;
-	if (posix_memalign((void **)&c.bufs, STRESS_BUF_ALIGN,
-			   (size_t)c.nslots * c.slot_len)) {
+	c.bufs = stress_bufs_alloc((size_t)c.nslots * c.slot_len);
+	if (!c.bufs) {
 		err = -ENOMEM;
 		goto out;
 	}
