@@ -11,8 +11,10 @@
 # over a file in LOOPDIR (default /var/tmp; /dev/shm takes the disk's own
 # noise out, where tmpfs takes direct I/O: Linux 6.6 and later).  Each measurement runs REPS times (default 3),
 # alternating tools; the medians are kept, and the median of the ratios
-# of each back-to-back pair, which a busy machine's drift disturbs less.  Prints a Markdown table for
-# docs/performance.md.  usbtrail verifies every read; fio verifies nothing.
+# of each back-to-back pair, which a busy machine's drift disturbs less,
+# with the pairs' quartiles.  TESTS="seq" (or "rand") runs only those
+# (default both).  Prints a Markdown table for docs/performance.md.
+# usbtrail verifies every read; fio verifies nothing.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +22,13 @@ bin=${USBTRAIL:-$top/userspace/usbtrail}
 size=${SIZE:-1G}
 reps=${REPS:-3}
 dur=${DUR:-5}
+tests=${TESTS:-seq rand}
+for k in $tests; do
+	case $k in
+	seq|rand) ;;
+	*) echo "TESTS takes seq and rand, not \"$k\"" >&2; exit 2 ;;
+	esac
+done
 loopdir=${LOOPDIR:-/var/tmp}
 work=$(mktemp -d)
 loop=
@@ -35,6 +44,12 @@ cc -O2 -D_GNU_SOURCE -I"$top/userspace" -o "$work/pattern-bench" \
 	"$top/bench/pattern-bench.c" "$top/userspace/pattern.c"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# the first and third quartile of a column of numbers, "Q1-Q3"
+quartiles() {
+	sort -n | awk '{ v[NR] = $1 }
+		END { printf "%.2f-%.2f", v[int((NR + 3) / 4)],
+		      v[int((3 * NR + 3) / 4)] }'
+}
 
 # fio_run NAME RW BS QD [extra]: prints MB/s (10^6) or IOPS for RW
 fio_run() {
@@ -66,11 +81,14 @@ print([p for p in j["phases"] if p["name"] == sys.argv[2]][0][sys.argv[3]])' \
 row() {
 	u=$(median <"$work/$2.ut")
 	f=$(median <"$work/$2.fio")
-	pr=$(paste "$work/$2.ut" "$work/$2.fio" |
-		awk '$2 > 0 { print $1 / $2 }' | median)
-	printf '| %s | %s | %.0f %s | %.0f %s | %.2f | %.2f |\n' "$tname" \
-		"$1" "$u" "$3" "$f" "$3" "$(echo "$u $f" | awk '{ print $1 / $2 }')" \
-		"$pr"
+	[ -n "$u" ] || return 0
+	paste "$work/$2.ut" "$work/$2.fio" |
+		awk '$2 > 0 { print $1 / $2 }' >"$work/$2.pairs"
+	pr=$(median <"$work/$2.pairs")
+	printf '| %s | %s | %.0f %s | %.0f %s | %.2f | %.2f | %s |\n' \
+		"$tname" "$1" "$u" "$3" "$f" "$3" \
+		"$(echo "$u $f" | awk '{ print $1 / $2 }')" "$pr" \
+		"$(quartiles <"$work/$2.pairs")"
 }
 
 ut_seq() {
@@ -94,8 +112,8 @@ fio_rand() {
 		>>"$work/rr.fio"
 }
 
-echo "| target | test | usbtrail (verifying) | fio | ratio | paired ratio |"
-echo "|---|---|---|---|---|---|"
+echo "| target | test | usbtrail (verifying) | fio | ratio | paired ratio | pairs Q1-Q3 |"
+echo "|---|---|---|---|---|---|---|"
 for t in ${*:-/dev/shm/usbtrail-bench.img}; do
 	if [ "$t" = loop ]; then
 		truncate -s "$size" "$loopdir/usbtrail-bench.img"
@@ -121,17 +139,15 @@ for t in ${*:-/dev/shm/usbtrail-bench.img}; do
 	while [ $i -lt "$reps" ]; do
 		# Alternate which tool goes first, so neither always gets
 		# the device (or its cache) in the same state.
-		if [ $((i % 2)) = 1 ]; then
-			fio_seq
-			ut_seq
-			fio_rand
-			ut_rand
-		else
-			ut_seq
-			fio_seq
-			ut_rand
-			fio_rand
-		fi
+		for k in $tests; do
+			if [ $((i % 2)) = 1 ]; then
+				fio_"$k"
+				ut_"$k"
+			else
+				ut_"$k"
+				fio_"$k"
+			fi
+		done
 		i=$((i + 1))
 	done
 	row "seq write 1 MiB QD4" sw MB/s
