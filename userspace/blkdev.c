@@ -636,6 +636,28 @@ int blkdev_drop_direct(struct blkdev_target *t)
 	return 0;
 }
 
+/**
+ * blkdev_drop_unwritten() - remove the file this run created, if unwritten
+ * @t: the target, still open
+ *
+ * For a run that failed before its first write (a profile that does not
+ * fit, no memory for the buffers): the file it created would otherwise
+ * stay behind, empty.  A file that holds any data, or that was there
+ * before, or that is no longer the one at @t->path, is left alone.
+ */
+void blkdev_drop_unwritten(struct blkdev_target *t)
+{
+	struct stat fst, pst;
+
+	if (!t || t->fd < 0 || !t->created || t->is_blockdev)
+		return;
+	if (fstat(t->fd, &fst) || fst.st_blocks || lstat(t->path, &pst) ||
+	    fst.st_dev != pst.st_dev || fst.st_ino != pst.st_ino)
+		return;
+	if (unlink(t->path) == 0)
+		t->created = false;
+}
+
 void blkdev_close(struct blkdev_target *t)
 {
 	if (!t || t->fd < 0)

@@ -55,6 +55,7 @@ int blkdev_mountinfo_find(const char *text, const dev_t *devs, size_t ndevs,
 int blkdev_open(const char *path, const struct blkdev_open_opts *opts,
 		struct blkdev_target *t, char *why, size_t whylen);
 void blkdev_close(struct blkdev_target *t);
+void blkdev_drop_unwritten(struct blkdev_target *t);
 int blkdev_drop_direct(struct blkdev_target *t);
 bool blkdev_present(const struct blkdev_target *t);
 int blkdev_find_identity(const struct blkdev_identity *id, char *name,

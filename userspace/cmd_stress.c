@@ -786,6 +786,7 @@ int cmd_stress_main(int argc, char **argv)
 
 	err = stress_run(t, &bo, &cfg, res);
 	if (err) {
+		blkdev_drop_unwritten(t);
 		if (err == -ENOENT && opts.verify_only)
 			fprintf(stderr, CLI_PROG " " CMD_STRESS_NAME
 				": %s: no stress pattern at its start: "

@@ -1132,6 +1132,14 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	c.slot_len = max_block;
 	c.bufs = stress_bufs_alloc((size_t)c.nslots * c.slot_len);
 	if (!c.bufs) {
+		char sz[16], bsz[16];
+
+		util_format_size(sz, sizeof(sz),
+				 (uint64_t)c.nslots * c.slot_len);
+		util_format_size(bsz, sizeof(bsz), c.slot_len);
+		stress_msg(&c, "cannot allocate %s of I/O buffers (%u of the "
+			   "largest block, %s); a smaller --qd or --block "
+			   "needs less", sz, c.nslots, bsz);
 		err = -ENOMEM;
 		goto out;
 	}

@@ -14,6 +14,20 @@ grep -q 'holds 4MiB, less than --size 8MiB' "$out/last.err" ||
 echo "ok: size checked up front"
 stress "$work/none.img" --verify-only
 check "verify of a missing file" "$rc" 1
+[ ! -e "$work/none.img" ] || fail "--verify-only created a file"
+
+# A run that fails before its first write takes back the file it created,
+# and never a file that was there before.
+stress "$work/unfit.img" --size 512K --profile cdm
+check "a profile that does not fit" "$rc" 1
+grep -q 'profile cdm does not fit' "$out/last.err" || fail "no fit message"
+[ ! -e "$work/unfit.img" ] || fail "the new, unwritten file was left behind"
+stress "$f" --size 512K --profile cdm
+check "a profile that does not fit an existing file" "$rc" 1
+[ "$(stat -c %s "$f")" = 4194304 ] || fail "the existing file was changed"
+stress "$f" --size 4M --verify-only
+check "the existing file still verifies" "$rc" 0
+echo "ok: a failed start leaves no new file and keeps an old one"
 
 [ "$(id -u)" = 0 ] || skip "loop devices need root"
 command -v losetup >/dev/null || skip "no losetup"
