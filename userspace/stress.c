@@ -83,8 +83,8 @@ static size_t stress_huge_size(void)
  * The slots' memory (free() it).  Where it spans a huge page or more, it
  * is aligned to one and asks for transparent huge pages: every request's
  * fill or check, and the kernel's copy of it, then walks megabytes
- * without a page boundary every 4 KiB (on tmpfs, seq write 0.70 -> 0.88
- * and read 0.96 -> 1.13 of fio's rate: docs/performance.md).  Without
+ * without a page boundary every 4 KiB (on tmpfs, seq write 0.79 -> 0.89
+ * and read 0.99 -> 1.02 of fio's rate: docs/performance.md).  Without
  * them (THP off, or madvise refused) it is the same memory in small pages.
  */
 static unsigned char *stress_bufs_alloc(size_t len)
