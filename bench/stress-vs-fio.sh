@@ -9,10 +9,10 @@
 #
 # A TARGET is a file (created, 1 GiB) or "loop": a loop device (direct I/O)
 # over a file in LOOPDIR (default /var/tmp; /dev/shm takes the disk's own
-# noise out, where tmpfs takes direct I/O: Linux 6.6 and later).  Each measurement runs REPS times (default 3),
-# alternating tools; the medians are kept, and the median of the ratios
-# of each back-to-back pair, which a busy machine's drift disturbs less,
-# with the pairs' quartiles.  TESTS="seq" (or "rand") runs only those
+# noise out, where tmpfs takes direct I/O: Linux 6.6 and later).  Each
+# measurement runs REPS times (default 3), alternating tools; the medians
+# are kept, and the median of the ratios of each back-to-back pair, which
+# a busy machine's drift disturbs less, with the pairs' quartiles.  TESTS="seq" (or "rand") runs only those
 # (default both).  Prints a Markdown table for docs/performance.md.
 # usbtrail verifies every read; fio verifies nothing.
 set -eu
