@@ -20,6 +20,7 @@
 #include <scsi/scsi_host.h>
 
 #include "ut.h"
+#include "ut_sense.h"
 
 #define UT_SAM_STAT_CHECK_CONDITION	0x02
 
@@ -93,56 +94,40 @@ static void ut_scsi_start(void *data, struct scsi_cmnd *cmd)
 	ut_scsi_emit(USBTRAIL_REC_SCSI_START, cmd, 0);
 }
 
-/* SPC-4 4.5: fixed (0x70/0x71) and descriptor (0x72/0x73) formats */
-static bool ut_scsi_sense(const u8 *sb, u8 *key, u8 *asc, u8 *ascq)
-{
-	switch (sb[0] & 0x7f) {
-	case 0x70:
-	case 0x71:
-		*key = sb[2] & 0xf;
-		*asc = sb[12];
-		*ascq = sb[13];
-		return true;
-	case 0x72:
-	case 0x73:
-		*key = sb[1] & 0xf;
-		*asc = sb[2];
-		*ascq = sb[3];
-		return true;
-	default:
-		return false;
-	}
-}
-
 static void ut_scsi_done(void *data, struct scsi_cmnd *cmd)
 {
 	struct usbtrail_record rec = { .type = USBTRAIL_REC_SCSI_DONE };
 	struct usbtrail_rec_scsi *s = &rec.u.scsi;
-	bool sense = false;
+	struct ut_sense sn = { .format = UT_SENSE_NONE };
 
 	if (!ut_scsi_cmd_wanted(cmd))
 		return;
 	ut_scsi_fill(s, cmd);
 	if ((cmd->result & 0xff) == UT_SAM_STAT_CHECK_CONDITION &&
 	    cmd->sense_buffer)
-		sense = ut_scsi_sense(cmd->sense_buffer, &s->sense_key,
-				      &s->asc, &s->ascq);
+		ut_sense_parse(cmd->sense_buffer, SCSI_SENSE_BUFFERSIZE, &sn);
+	if (sn.has_key) {
+		s->sense_key = sn.key;
+		s->asc = sn.asc;
+		s->ascq = sn.ascq;
+	}
 	if (cmd->result)
 		rec.flags = USBTRAIL_F_ERROR;
 	ut_stats_scsi(&rec);
 	ut_emit(&rec);
 
-	if (sense) {
+	if (sn.format != UT_SENSE_NONE) {
 		struct usbtrail_record sr = {
 			.type = USBTRAIL_REC_SCSI_SENSE,
 			.flags = USBTRAIL_F_ERROR,
 		};
 
+		/* the sense data's own length, not the buffer's */
 		sr.u.sense.devt = s->devt;
 		sr.u.sense.tag = s->tag;
-		sr.u.sense.len = sizeof(sr.u.sense.sense);
-		memcpy(sr.u.sense.sense, cmd->sense_buffer,
-		       sizeof(sr.u.sense.sense));
+		sr.u.sense.len = min_t(unsigned int, sn.len,
+				       sizeof(sr.u.sense.sense));
+		memcpy(sr.u.sense.sense, cmd->sense_buffer, sr.u.sense.len);
 		ut_emit(&sr);
 	}
 }
