@@ -49,11 +49,13 @@ deps:
 
 check: deps
 	$(MAKE) usbtrail
+	$(MAKE) -s -C userspace tools
 	tests/run
 
 # Unit and command-line tests only: no test bed.
 check-fast:
 	$(MAKE) usbtrail
+	$(MAKE) -s -C userspace tools
 	tests/run --no-testbed
 
 demo: deps

@@ -20,11 +20,12 @@ what=${1:-all}
 
 build_pkgs="build-essential pkg-config libusb-1.0-0-dev libsystemd-dev
 	libevdev-dev libtracefs-dev libtraceevent-dev liburing-dev
-	libjson-c-dev libyajl-dev zlib1g-dev libssl-dev"
+	libjson-c-dev libyajl-dev zlib1g-dev libssl-dev liblzma-dev libzstd-dev
+	libbz2-dev"
 test_pkgs="libcmocka-dev python3 qemu-system-x86 qemu-utils busybox-static
 	cpio xz-utils kmod sparse file procps dkms linux-source-6.1 fio
 	clang libclang-rt-14-dev jq tshark trace-cmd tcpdump chromium
-	systemd"
+	systemd systemd-journal-remote sg3-utils gzip bzip2 zstd"
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 

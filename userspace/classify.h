@@ -3,11 +3,16 @@
  * classify.h - the one incident classifier: kernel log messages in, USB
  * storage incidents out.
  *
- * "usbtrail analyze" feeds it the messages kmsg.c parsed from a text log;
- * "usbtrail record" is meant to feed it the live ones.  Messages must come
- * in log order: some incidents take two lines (Sense Key + Add. Sense) and
- * chains (timeout -> abort -> reset -> recovered or offline) follow one
- * another.  A pure library: no printing, no files, no allocation.
+ * "usbtrail analyze" feeds it the messages of a pasted log (kmsg.c),
+ * "usbtrail record" the live ones (derive.c).  What each message is comes
+ * from the kernel's own vocabulary, data/kmsg-formats.tsv (kmsgtab.c);
+ * this file puts the pieces together as a person reads them: the lines
+ * of one failed command (Result, sense, CDB, I/O error, lost writes) are
+ * one incident, timeout -> abort -> reset -> recovered or offline is a
+ * chain, the same message repeated is one incident with a count, and the
+ * device a line names is carried to the lines that do not.  Incidents
+ * come out once complete, in the order of their first line.  A pure
+ * library: no printing, no files.
  */
 #ifndef USBTRAIL_CLASSIFY_H
 #define USBTRAIL_CLASSIFY_H
@@ -18,86 +23,167 @@
 
 #include "kmsg.h"
 
+/* The incident kinds, in one place: enum name, the name users see. */
+#define CLASSIFY_KINDS(X)						\
+	X(SENSE, "sense")						\
+	X(TIMEOUT, "timeout")						\
+	X(ABORT, "abort")						\
+	X(RESET, "reset")						\
+	X(RECOVERED, "recovered")					\
+	X(DISCONNECT, "disconnect")					\
+	X(IO_ERROR, "io-error")						\
+	X(OFFLINE, "offline")						\
+	X(HC_DIED, "hc-died")						\
+	X(ENUM_FAILURE, "enum-failure")					\
+	X(UAS_IGNORED, "uas-ignored")					\
+	X(OVER_CURRENT, "over-current")					\
+	X(XHCI_ERROR, "xhci-error")					\
+	X(FS_ERROR, "fs-error")						\
+	X(SUPPRESSED, "suppressed")					\
+	X(DIP, "dip")		/* recordings only: throughput fell */	\
+	X(RESET_FAILED, "reset-failed")					\
+	X(LINK_ERROR, "link-error")					\
+	X(POWER, "power")
+
 enum classify_kind {
-	CLASSIFY_SENSE,
-	CLASSIFY_TIMEOUT,
-	CLASSIFY_ABORT,
-	CLASSIFY_RESET,
-	CLASSIFY_RECOVERED,
-	CLASSIFY_DISCONNECT,
-	CLASSIFY_IO_ERROR,
-	CLASSIFY_OFFLINE,
-	CLASSIFY_HC_DIED,
-	CLASSIFY_ENUM_FAILURE,
-	CLASSIFY_UAS_IGNORED,
-	CLASSIFY_OVER_CURRENT,
-	CLASSIFY_XHCI_ERROR,
-	CLASSIFY_FS_ERROR,
-	CLASSIFY_SUPPRESSED,
-	CLASSIFY_DIP,		/* recordings only: throughput fell */
+#define CLASSIFY_KIND_ENUM(id, name) CLASSIFY_##id,
+	CLASSIFY_KINDS(CLASSIFY_KIND_ENUM)
+#undef CLASSIFY_KIND_ENUM
 	CLASSIFY_KIND_COUNT
 };
 
 #define CLASSIFY_DEV_MAX	48
 #define CLASSIFY_TEXT_MAX	96
 #define CLASSIFY_LINE_MAX	1024	/* longer messages are cut */
+#define CLASSIFY_REFS_MAX	8
 
 struct classify_incident {
 	enum classify_kind kind;
 	char dev[CLASSIFY_DEV_MAX];	/* sdc, 2-1, host0, 0000:00:14.0 */
 	char disk[CLASSIFY_DEV_MAX];	/* the disk it concerns, if known */
-	double t;
+	char usb[CLASSIFY_DEV_MAX];	/* its USB device path, if known */
+	char scsi[24];			/* its SCSI address H:C:T:L, if known */
+	int host;			/* its SCSI host number, -1 */
+	double t;			/* when its first line was printed */
 	enum kmsg_clock clock;
+	double wall;			/* the same on the wall clock, if any */
+	enum kmsg_clock wall_clock;	/* KMSG_CLOCK_NONE if none */
+	unsigned int file;		/* input and lines it spans */
+	unsigned long line_first, line_last;
+	unsigned int nlines;		/* kernel lines that make it */
+	uint64_t refs[CLASSIFY_REFS_MAX];	/* the callers' refs of them */
+	unsigned int nrefs;
 	unsigned int chain;		/* 0: in no chain */
 	bool inferred;			/* implied by the next line, not logged */
-	/* per kind; -1 where the log does not say */
+	/* per kind; -1 or "" where the log does not say */
 	int key, asc, ascq;		/* sense */
 	const char *key_text;		/* sense, static */
 	char asc_text[CLASSIFY_TEXT_MAX]; /* sense */
-	int64_t sector;			/* io-error */
+	int64_t info;			/* sense: the information field */
+	char hostbyte[32], driverbyte[32];	/* Result: */
+	int opcode;			/* the failed command's CDB */
+	char opcode_name[40];		/* "Write(10)", as the kernel names it */
+	int64_t lba;
+	int64_t blocks;
+	int64_t sector;			/* io-error: the block layer's sector */
+	char op[16];			/* "WRITE", "READ" */
+	char blk_status[40];		/* "I/O", "critical medium", ... */
+	char part[CLASSIFY_DEV_MAX];	/* data lost on this partition */
+	long lost_blocks;		/* Buffer I/O errors / lost writes */
+	int64_t lost_first;		/* the first logical block lost */
+	long suppressed;		/* callbacks suppressed among its lines */
 	char speed[CLASSIFY_TEXT_MAX];	/* reset: "SuperSpeed", "high-speed" */
 	int devnum;			/* reset, disconnect, enum-failure */
-	int err;			/* enum-failure: positive errno */
+	int port;			/* over-current, link-error */
+	int err;			/* a positive errno */
 	int code;			/* xhci-error: completion code */
-	long count;			/* suppressed */
+	long count;			/* suppressed: dropped lines; timeout:
+					 * commands; repeats otherwise */
+	char row[40];			/* the data/kmsg-formats.tsv row of its
+					 * first line */
 	char line[CLASSIFY_LINE_MAX];	/* the kernel message, NUL-ended */
 };
 
-/* At most this many incidents come out of one classify_feed() call. */
-#define CLASSIFY_MAX_OUT	3
+/* State between messages: classify_new(), classify_free(). */
+struct classify;
 
-#define CLASSIFY_MAP_MAX	32
-#define CLASSIFY_CHAIN_WINDOW	120.0	/* s between the parts of a chain */
-
-/* State between messages; set up with classify_init(), owns no memory. */
-struct classify {
-	bool sense_pending;
-	struct classify_incident sense;
-	/* SCSI address (H:C:T:L) -> disk, learnt from "sd H:C:T:L: [sdX]" */
-	struct {
-		char addr[CLASSIFY_DEV_MAX];
-		char disk[CLASSIFY_DEV_MAX];
-	} map[CLASSIFY_MAP_MAX];
-	unsigned int nmap;
-	unsigned int next_chain;
-	unsigned int chain;		/* open chain, 0 if none */
-	char chain_disk[CLASSIFY_DEV_MAX];
-	double chain_t;
-	bool chain_timeout;		/* the open chain has a timeout */
+struct classify_stats {
+	unsigned long messages;		/* fed */
+	unsigned long recognised;	/* matched a row of the table */
+	unsigned long benign;		/* of those: rows that are no incident */
+	unsigned long pass_through;	/* ATA PASS-THROUGH replies dropped */
+	unsigned long incidents;	/* out */
+	unsigned long lost;		/* not taken by the caller in time */
 };
 
-void classify_init(struct classify *c);
-int classify_feed(struct classify *c, const struct kmsg_record *rec,
-		  struct classify_incident out[CLASSIFY_MAX_OUT]);
-int classify_flush(struct classify *c,
-		   struct classify_incident out[CLASSIFY_MAX_OUT]);
+struct classify *classify_new(void);
+void classify_free(struct classify *c);
+
+/*
+ * One message, in log order.  rec->lineno and rec->file say where it
+ * was; ref is the caller's own reference (an event id, a line number),
+ * kept in the incident's refs.
+ */
+void classify_feed(struct classify *c, const struct kmsg_record *rec,
+		   uint64_t ref);
+/* The end of the input: every incident is complete. */
+void classify_end(struct classify *c);
+/* The next complete incident, in the order of first lines; false: none */
+bool classify_next(struct classify *c, struct classify_incident *out);
+
+const struct classify_stats *classify_stats(const struct classify *c);
+/* The id of the data/kmsg-formats.tsv row the last message matched, or
+ * NULL ("usbtrail analyze --rows"). */
+const char *classify_last_row(const struct classify *c);
+
+/* What the log says of its USB disks (the device summary). */
+#define CLASSIFY_DEVICES_MAX	32
+
+struct classify_device {
+	char usb[CLASSIFY_DEV_MAX];	/* 2-1.4 */
+	char disk[CLASSIFY_DEV_MAX];	/* sdc */
+	int host;			/* SCSI host, -1 */
+	int devnum;
+	int vid, pid;			/* -1 if unknown */
+	char bcd[12];
+	char speed[CLASSIFY_TEXT_MAX];	/* as the kernel named it */
+	double speed_mbps;		/* 0: unknown */
+	char hcd_driver[32];		/* xhci_hcd */
+	char driver[16];		/* uas, usb-storage */
+	char product[64], manufacturer[64], serial[64];
+	char vendor[16], model[24];	/* the SCSI inquiry */
+	int64_t blocks;
+	int block_size;
+	char size[32];			/* "1.07 GB/1.00 GiB", as printed */
+	bool uas_ignored;
+	unsigned long incidents;
+};
+
+/* The devices seen so far; *n gets how many. */
+const struct classify_device *classify_devices(const struct classify *c,
+					       unsigned int *n);
 
 const char *classify_kind_name(enum classify_kind kind);
+/* The kind of a name, CLASSIFY_KIND_COUNT if none. */
+enum classify_kind classify_kind_of(const char *name);
 /* The kind's details as text: "key=2 (Not Ready) asc=0x3a ..." */
 void classify_details(const struct classify_incident *inc, char *buf,
 		      size_t len);
+/* An incident with every field at "unknown". */
+void classify_incident_init(struct classify_incident *inc,
+			    enum classify_kind kind);
+
+/* --- SCSI facts, from data/scsi-asc.tsv and data/scsi-sense-keys.tsv --- */
+
+/* "Not Ready"; NULL outside 0..15 */
 const char *classify_sense_key_text(int key);
-int classify_asc_lookup(const char *text, int *asc, int *ascq);
+/* false for keys that report no failure (No Sense, Recovered, Completed) */
+bool classify_sense_key_fails(int key);
+/* The kernel's text for ASC/ASCQ (for a family, "Ram failure" without
+ * the qualifier the kernel prints after it); NULL when unknown. */
 const char *classify_asc_text(int asc, int ascq);
+/* The kernel's text back to ASC/ASCQ; ascq -1 when only the family is
+ * known.  -ENOENT when the text is no known code. */
+int classify_asc_lookup(const char *text, int *asc, int *ascq);
 
 #endif /* USBTRAIL_CLASSIFY_H */

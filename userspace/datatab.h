@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * datatab.h - the tables of data/<name>.tsv (host controller chips, bridge
- * chips, the kernel's built-in UAS quirks, xHCI completion codes),
+ * chips, the kernel's built-in UAS quirks, xHCI completion codes, the
+ * kernel's messages, SCSI sense codes),
  * compiled in by gen-datatab.awk.
  *
  * Cells are strings, row-major; every row has ncols cells.  The data stays
@@ -21,6 +22,9 @@ extern const struct datatab datatab_hcd_drivers;
 extern const struct datatab datatab_hcd_pci;
 extern const struct datatab datatab_unusual_uas;
 extern const struct datatab datatab_xhci_cc;
+extern const struct datatab datatab_kmsg_formats;
+extern const struct datatab datatab_scsi_asc;
+extern const struct datatab datatab_scsi_sense_keys;
 
 const char *datatab_cell(const struct datatab *t, unsigned int row,
 			 unsigned int col);

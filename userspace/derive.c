@@ -31,6 +31,7 @@ enum derive_origin {
 struct derive_held {
 	struct ev *ev;
 	unsigned int origin;		/* DERIVE_FROM_* */
+	unsigned int trace_kinds;	/* 1 << kind of the trace's merged */
 	uint32_t devt, tag;		/* trace sense: for the raw bytes */
 };
 
@@ -73,7 +74,8 @@ struct derive {
 	struct derive_opts o;
 	derive_out_fn out;
 	void *arg;
-	struct classify cl;
+	struct classify *cl;
+	const struct devmap *map;	/* the last derive_feed()'s */
 	struct derive_held held[DERIVE_HELD_MAX];
 	unsigned int nheld;
 	struct derive_disk disks[DERIVE_DISKS_MAX];
@@ -101,7 +103,11 @@ struct derive *derive_new(const struct derive_opts *opts, derive_out_fn out,
 		d->o.dip_intervals = 1;
 	d->out = out;
 	d->arg = arg;
-	classify_init(&d->cl);
+	d->cl = classify_new();
+	if (!d->cl) {
+		free(d);
+		return NULL;
+	}
 	return d;
 }
 
@@ -113,6 +119,7 @@ void derive_free(struct derive *d)
 		return;
 	for (i = 0; i < d->nheld; i++)
 		ev_free(d->held[i].ev);
+	classify_free(d->cl);
 	free(d);
 }
 
@@ -129,15 +136,9 @@ static struct ev *derive_incident_new(uint64_t t_ns, enum classify_kind kind,
 	if (ident)
 		ev->ident = *ident;
 	inc = &ev->u.incident.inc;
-	inc->kind = kind;
+	classify_incident_init(inc, kind);
 	inc->t = (double)t_ns / 1e9;
 	inc->clock = KMSG_CLOCK_BOOT;
-	inc->key = inc->asc = inc->ascq = -1;
-	inc->sector = -1;
-	inc->devnum = -1;
-	inc->err = -1;
-	inc->code = -1;
-	inc->count = -1;
 	if (ident && ident->disk[0]) {
 		snprintf(inc->dev, sizeof(inc->dev), "%s", ident->disk);
 		snprintf(inc->disk, sizeof(inc->disk), "%s", ident->disk);
@@ -176,6 +177,12 @@ static const char *derive_who(const struct ev *ev)
 	return inc->disk[0] ? inc->disk : inc->dev;
 }
 
+static bool derive_cmd_kind(enum classify_kind k)
+{
+	return k == CLASSIFY_SENSE || k == CLASSIFY_TIMEOUT ||
+	       k == CLASSIFY_IO_ERROR;
+}
+
 /* Do a and b (one from the log, one from a trace) say the same thing? */
 static bool derive_same(const struct ev *a, const struct ev *b)
 {
@@ -183,10 +190,18 @@ static bool derive_same(const struct ev *a, const struct ev *b)
 	const struct classify_incident *y = &b->u.incident.inc;
 	uint64_t dt = a->t_ns > b->t_ns ? a->t_ns - b->t_ns : b->t_ns - a->t_ns;
 
-	if (x->kind != y->kind || dt > DERIVE_MATCH_NS)
+	if (dt > DERIVE_MATCH_NS || strcmp(derive_who(a), derive_who(b)))
 		return false;
-	if (strcmp(derive_who(a), derive_who(b)))
-		return false;
+	/*
+	 * The log's failed command (sense, timeout, I/O error) holds the
+	 * block layer's I/O error of its request: the trace's failed
+	 * request at that sector is the same command
+	 */
+	if (x->kind != y->kind)
+		return derive_cmd_kind(x->kind) && derive_cmd_kind(y->kind) &&
+		       (x->kind == CLASSIFY_IO_ERROR ||
+			y->kind == CLASSIFY_IO_ERROR) &&
+		       x->sector >= 0 && x->sector == y->sector;
 	if (x->kind == CLASSIFY_SENSE && x->key >= 0 && y->key >= 0 &&
 	    (x->key != y->key ||
 	     (x->asc >= 0 && y->asc >= 0 &&
@@ -273,6 +288,34 @@ static bool derive_same_burst(const struct ev *h, const struct ev *ev)
 	       (x->key == y->key && x->asc == y->asc && x->ascq == y->ascq);
 }
 
+/*
+ * The log's incident, just merged into held[i], may be the same command
+ * as another trace incident still held (its sense and its request's I/O
+ * error came as two): that one goes into it too.
+ */
+static void derive_absorb(struct derive *d, unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < d->nheld; j++) {
+		struct derive_held *o = &d->held[j];
+		struct derive_held *h = &d->held[i];
+		unsigned int kbit = 1u << o->ev->u.incident.inc.kind;
+
+		if (j == i || o->origin != DERIVE_FROM_TRACE ||
+		    (h->trace_kinds & kbit) || !derive_same(h->ev, o->ev))
+			continue;
+		h->trace_kinds |= kbit;
+		derive_merge(h, o->ev, DERIVE_FROM_TRACE);
+		memmove(&d->held[j], &d->held[j + 1],
+			(d->nheld - j - 1) * sizeof(d->held[0]));
+		d->nheld--;
+		if (j < i)
+			i--;
+		j--;
+	}
+}
+
 static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 			uint32_t devt, uint32_t tag)
 {
@@ -280,9 +323,21 @@ static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 
 	for (i = 0; i < d->nheld; i++) {
 		struct derive_held *h = &d->held[i];
+		unsigned int kbit = 1u << ev->u.incident.inc.kind;
 
-		if (!(h->origin & origin) && derive_same(h->ev, ev)) {
+		/* a log incident takes one trace incident of each kind: its
+		 * command's sense and its request's I/O error */
+		if (origin == DERIVE_FROM_TRACE ? !(h->trace_kinds & kbit) &&
+		    (h->origin & DERIVE_FROM_LOG) : !(h->origin & origin)) {
+			if (!derive_same(h->ev, ev))
+				continue;
+			if (origin == DERIVE_FROM_TRACE)
+				h->trace_kinds |= kbit;
+			else
+				h->trace_kinds |= 1u << h->ev->u.incident.inc.kind;
 			derive_merge(h, ev, origin);
+			if (origin == DERIVE_FROM_LOG)
+				derive_absorb(d, i);
 			return;
 		}
 	}
@@ -310,52 +365,69 @@ static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 		derive_release(d, 0);
 	d->held[d->nheld].ev = ev;
 	d->held[d->nheld].origin = origin;
+	d->held[d->nheld].trace_kinds = origin == DERIVE_FROM_TRACE ?
+					1u << ev->u.incident.inc.kind : 0;
 	d->held[d->nheld].devt = devt;
 	d->held[d->nheld].tag = tag;
 	d->nheld++;
 }
 
+/* An incident of the classifier, as an event held for its other half. */
+static void derive_log_out(struct derive *d, const struct devmap *m,
+			   const struct classify_incident *inc)
+{
+	const struct devmap_entry *e;
+	uint64_t t_ns = inc->t > 0 ? (uint64_t)(inc->t * 1e9 + 0.5) : 0;
+	struct ev *out = derive_incident_new(t_ns, inc->kind, NULL);
+	unsigned int i;
+
+	if (!out)
+		return;
+	out->u.incident.inc = *inc;
+	out->u.incident.opcode = inc->opcode;
+	out->u.incident.lba = inc->lba;
+	e = devmap_find_name(m, inc->disk[0] ? inc->disk : inc->dev);
+	if (e) {
+		out->ident = e->ident;
+	} else if (inc->disk[0]) {
+		snprintf(out->ident.disk, sizeof(out->ident.disk), "%.*s",
+			 (int)sizeof(out->ident.disk) - 1, inc->disk);
+	} else if (!strncmp(inc->dev, "sd", 2)) {
+		snprintf(out->ident.disk, sizeof(out->ident.disk), "%.*s",
+			 (int)sizeof(out->ident.disk) - 1, inc->dev);
+	}
+	/* the refs are the events the classifier made it from */
+	for (i = 0; i < inc->nrefs; i++)
+		derive_evidence(out, inc->refs[i]);
+	derive_hold(d, out, DERIVE_FROM_LOG, 0, 0);
+}
+
+static void derive_log_drain(struct derive *d, const struct devmap *m)
+{
+	struct classify_incident inc;
+
+	while (classify_next(d->cl, &inc))
+		derive_log_out(d, m, &inc);
+}
+
 static void derive_log(struct derive *d, const struct devmap *m,
 		       const struct ev *ev)
 {
-	struct classify_incident inc[CLASSIFY_MAX_OUT];
 	struct kmsg_record rec = {
 		.msg = ev->u.klog.text,
 		.msg_len = strnlen(ev->u.klog.text, sizeof(ev->u.klog.text)),
 		.t = (double)ev->t_ns / 1e9,
 		.clock = KMSG_CLOCK_BOOT,
+		.wall_clock = KMSG_CLOCK_NONE,
 		.format = KMSG_FMT_KMSG,
 		.facility = ev->u.klog.facility,
 		.level = ev->u.klog.level,
 		.seq = ev->u.klog.seq,
+		.lineno = (unsigned long)ev->id,
 	};
-	int i, n = classify_feed(&d->cl, &rec, inc);
 
-	for (i = 0; i < n; i++) {
-		const struct devmap_entry *e;
-		struct ev *out = derive_incident_new(ev->t_ns, inc[i].kind,
-						     NULL);
-
-		if (!out)
-			continue;
-		out->u.incident.inc = inc[i];
-		/* the classifier's time is the line's; keep ours exact */
-		out->u.incident.inc.t = (double)ev->t_ns / 1e9;
-		out->u.incident.inc.clock = KMSG_CLOCK_BOOT;
-		e = devmap_find_name(m, inc[i].disk[0] ? inc[i].disk :
-				     inc[i].dev);
-		if (e) {
-			out->ident = e->ident;
-		} else if (inc[i].disk[0]) {
-			snprintf(out->ident.disk, sizeof(out->ident.disk), "%s",
-				 inc[i].disk);
-		} else if (!strncmp(inc[i].dev, "sd", 2)) {
-			snprintf(out->ident.disk, sizeof(out->ident.disk), "%s",
-				 inc[i].dev);
-		}
-		derive_evidence(out, ev->id);
-		derive_hold(d, out, DERIVE_FROM_LOG, 0, 0);
-	}
+	classify_feed(d->cl, &rec, ev->id);
+	derive_log_drain(d, m);
 }
 
 static void derive_xhci_error(struct derive *d, const struct ev *ev,
@@ -758,6 +830,7 @@ static void derive_blk(struct derive *d, const struct ev *ev)
 void derive_feed(struct derive *d, const struct devmap *m,
 		 const struct ev *ev)
 {
+	d->map = m;
 	if (ev->t_ns > d->now_ns)
 		d->now_ns = ev->t_ns;
 	switch (ev->type) {
@@ -796,22 +869,18 @@ void derive_advance(struct derive *d, uint64_t now_ns)
 
 void derive_flush(struct derive *d)
 {
-	struct classify_incident inc[CLASSIFY_MAX_OUT];
+	struct devmap *empty = NULL;
 	unsigned int i;
-	int n, j;
 
-	n = classify_flush(&d->cl, inc);
-	for (j = 0; j < n; j++) {
-		struct ev *out = derive_incident_new((uint64_t)(inc[j].t * 1e9),
-						     inc[j].kind, NULL);
-
-		if (!out)
-			continue;
-		out->u.incident.inc = inc[j];
-		snprintf(out->ident.disk, sizeof(out->ident.disk), "%s",
-			 inc[j].disk);
-		derive_hold(d, out, DERIVE_FROM_LOG, 0, 0);
+	classify_end(d->cl);
+	if (!d->map) {
+		empty = calloc(1, sizeof(*empty));
+		if (empty)
+			devmap_init(empty);
 	}
+	if (d->map || empty)
+		derive_log_drain(d, d->map ? d->map : empty);
+	free(empty);
 	for (i = 0; i < d->ndisks; i++) {
 		struct derive_disk *k = &d->disks[i];
 

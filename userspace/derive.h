@@ -43,7 +43,10 @@ struct derive *derive_new(const struct derive_opts *opts, derive_out_fn out,
 			  void *arg);
 void derive_free(struct derive *d);
 
-/* One event, in time order, its ident already resolved against m. */
+/*
+ * One event, in time order, its ident already resolved against m; m must
+ * live until derive_flush(), which resolves what the log still held.
+ */
 void derive_feed(struct derive *d, const struct devmap *m,
 		 const struct ev *ev);
 /* Time has reached now_ns: close intervals, release held incidents. */

@@ -388,18 +388,9 @@ int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
 			EV_FIELD("USBTRAIL_SENSE_DATA", "%s", hex);
 		}
 		break;
-	case CLASSIFY_IO_ERROR:
-		if (inc->sector >= 0)
-			EV_FIELD("USBTRAIL_SECTOR", "%lld",
-				 (long long)inc->sector);
-		break;
 	case CLASSIFY_RESET:
 		if (inc->speed[0])
 			EV_FIELD("USBTRAIL_SPEED", "%s", inc->speed);
-		break;
-	case CLASSIFY_ENUM_FAILURE:
-		if (inc->err > 0)
-			EV_FIELD("USBTRAIL_ERRNO", "%d", inc->err);
 		break;
 	case CLASSIFY_XHCI_ERROR:
 		if (inc->code >= 0)
@@ -413,6 +404,8 @@ int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
 		EV_FIELD("USBTRAIL_MEDIAN_MBPS", "%.1f", ei->dip_median_mbps);
 		EV_FIELD("USBTRAIL_SECONDS", "%.1f", ei->dip_secs);
 		break;
+	case CLASSIFY_IO_ERROR:
+	case CLASSIFY_ENUM_FAILURE:
 	case CLASSIFY_TIMEOUT:
 	case CLASSIFY_ABORT:
 	case CLASSIFY_RECOVERED:
@@ -422,9 +415,24 @@ int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
 	case CLASSIFY_UAS_IGNORED:
 	case CLASSIFY_OVER_CURRENT:
 	case CLASSIFY_FS_ERROR:
+	case CLASSIFY_RESET_FAILED:
+	case CLASSIFY_LINK_ERROR:
+	case CLASSIFY_POWER:
 	case CLASSIFY_KIND_COUNT:
 		break;
 	}
+	/* the parts of a failed command, whatever its kind */
+	if (inc->sector >= 0)
+		EV_FIELD("USBTRAIL_SECTOR", "%lld", (long long)inc->sector);
+	if (inc->hostbyte[0])
+		EV_FIELD("USBTRAIL_HOSTBYTE", "%s", inc->hostbyte);
+	if (inc->lost_blocks > 0) {
+		EV_FIELD("USBTRAIL_LOST_BLOCKS", "%ld", inc->lost_blocks);
+		if (inc->part[0])
+			EV_FIELD("USBTRAIL_PARTITION", "%s", inc->part);
+	}
+	if (inc->err > 0)
+		EV_FIELD("USBTRAIL_ERRNO", "%d", inc->err);
 	if (ei->lba >= 0)
 		EV_FIELD("USBTRAIL_LBA", "%lld", (long long)ei->lba);
 	if (ei->opcode >= 0)

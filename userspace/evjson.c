@@ -23,6 +23,8 @@ const char *evjson_clock_name(enum kmsg_clock clock)
 		return "wall";
 	case KMSG_CLOCK_BOOT:
 		return "boot";
+	case KMSG_CLOCK_REAL:
+		return "real";
 	case KMSG_CLOCK_NONE:
 		break;
 	}
@@ -35,32 +37,85 @@ static void evjson_int(struct json_object *o, const char *name, long long v)
 	json_object_object_add(o, name, v < 0 ? NULL : json_object_new_int64(v));
 }
 
+static void evjson_str_or_null(struct json_object *o, const char *name,
+			       const char *s)
+{
+	json_object_object_add(o, name, s[0] ? json_object_new_string(s) : NULL);
+}
+
+/* A time as the kernel prints it ("%.6f"), not as %.17g would */
+static struct json_object *evjson_time(double t)
+{
+	char tbuf[32];
+
+	snprintf(tbuf, sizeof(tbuf), "%.6f", t);
+	return json_object_new_double_s(t, tbuf);
+}
+
+/* The parts of a failed command: result, CDB, block and data loss */
+static void evjson_incident_cmd(struct json_object *o,
+				const struct classify_incident *inc)
+{
+	evjson_str_or_null(o, "hostbyte", inc->hostbyte);
+	evjson_str_or_null(o, "driverbyte", inc->driverbyte);
+	evjson_int(o, "opcode", inc->opcode);
+	evjson_str_or_null(o, "opcode_name", inc->opcode_name);
+	evjson_int(o, "lba", inc->lba);
+	evjson_int(o, "blocks", inc->blocks);
+	evjson_int(o, "sector", inc->sector);
+	evjson_str_or_null(o, "op", inc->op);
+	evjson_str_or_null(o, "blk_status", inc->blk_status);
+	evjson_str_or_null(o, "partition", inc->part);
+	evjson_int(o, "lost_blocks", inc->lost_blocks > 0 ? inc->lost_blocks : -1);
+	evjson_int(o, "lost_first_block", inc->lost_first);
+	evjson_int(o, "suppressed", inc->suppressed > 0 ? inc->suppressed : -1);
+}
+
 struct json_object *evjson_incident(const struct classify_incident *inc)
 {
 	struct json_object *o = json_object_new_object();
-	char tbuf[32];
 
 	json_object_object_add(o, "kind",
 		json_object_new_string(classify_kind_name(inc->kind)));
 	json_object_object_add(o, "dev", inc->dev[0] ?
 			       json_object_new_string(inc->dev) : NULL);
-	if (inc->clock == KMSG_CLOCK_NONE) {
-		json_object_object_add(o, "t", NULL);
-	} else {
-		/* as the kernel prints it, not as %.17g would */
-		snprintf(tbuf, sizeof(tbuf), "%.6f", inc->t);
-		json_object_object_add(o, "t",
-				       json_object_new_double_s(inc->t, tbuf));
-	}
+	json_object_object_add(o, "t", inc->clock == KMSG_CLOCK_NONE ? NULL :
+			       evjson_time(inc->t));
 	json_object_object_add(o, "clock", json_object_new_string(
 		evjson_clock_name(inc->clock)));
+	if (inc->wall_clock != KMSG_CLOCK_NONE) {
+		char wall[48];
+
+		/* as the log wrote it: "Mar 14 10:13:08", "2026-11-29 23:10:27" */
+		kmsg_time_text(inc->wall, inc->wall_clock, wall, sizeof(wall));
+		json_object_object_add(o, "wall", json_object_new_string(wall));
+	}
 	if (inc->disk[0])
 		json_object_object_add(o, "disk",
 				       json_object_new_string(inc->disk));
+	if (inc->usb[0])
+		json_object_object_add(o, "usb", json_object_new_string(inc->usb));
+	if (inc->scsi[0])
+		json_object_object_add(o, "scsi",
+				       json_object_new_string(inc->scsi));
+	if (inc->host >= 0)
+		json_object_object_add(o, "host", json_object_new_int(inc->host));
 	evjson_int(o, "chain", inc->chain ? (long long)inc->chain : -1);
 	if (inc->inferred)
 		json_object_object_add(o, "inferred",
 				       json_object_new_boolean(1));
+	if (inc->line_first) {
+		json_object_object_add(o, "file", json_object_new_int(
+			(int32_t)inc->file));
+		json_object_object_add(o, "line_first", json_object_new_int64(
+			(int64_t)inc->line_first));
+		json_object_object_add(o, "line_last", json_object_new_int64(
+			(int64_t)inc->line_last));
+		json_object_object_add(o, "lines", json_object_new_int64(
+			(int64_t)inc->nlines));
+	}
+	if (inc->row[0])
+		json_object_object_add(o, "row", json_object_new_string(inc->row));
 	switch (inc->kind) {
 	case CLASSIFY_SENSE:
 		evjson_int(o, "key", inc->key);
@@ -70,11 +125,29 @@ struct json_object *evjson_incident(const struct classify_incident *inc)
 		evjson_int(o, "ascq", inc->ascq);
 		json_object_object_add(o, "asc_text", inc->asc_text[0] ?
 			json_object_new_string(inc->asc_text) : NULL);
+		evjson_int(o, "info", inc->info);
 		if (inc->count > 1)
 			evjson_int(o, "commands", inc->count);
+		evjson_incident_cmd(o, inc);
 		break;
 	case CLASSIFY_IO_ERROR:
-		evjson_int(o, "sector", inc->sector);
+		evjson_incident_cmd(o, inc);
+		break;
+	case CLASSIFY_TIMEOUT:
+		/* how many commands timed out together, when more than one */
+		if (inc->count > 1)
+			evjson_int(o, "commands", inc->count);
+		/* a timed-out command's final result may carry sense */
+		if (inc->key >= 0) {
+			evjson_int(o, "key", inc->key);
+			json_object_object_add(o, "key_text", inc->key_text ?
+				json_object_new_string(inc->key_text) : NULL);
+			evjson_int(o, "asc", inc->asc);
+			evjson_int(o, "ascq", inc->ascq);
+			json_object_object_add(o, "asc_text", inc->asc_text[0] ?
+				json_object_new_string(inc->asc_text) : NULL);
+		}
+		evjson_incident_cmd(o, inc);
 		break;
 	case CLASSIFY_RESET:
 		json_object_object_add(o, "speed",
@@ -85,30 +158,44 @@ struct json_object *evjson_incident(const struct classify_incident *inc)
 		evjson_int(o, "devnum", inc->devnum);
 		break;
 	case CLASSIFY_ENUM_FAILURE:
+	case CLASSIFY_LINK_ERROR:
+	case CLASSIFY_RESET_FAILED:
+	case CLASSIFY_POWER:
+	case CLASSIFY_OVER_CURRENT:
 		evjson_int(o, "errno", inc->err);
 		json_object_object_add(o, "errno_name", inc->err > 0 &&
 			strerrorname_np(inc->err) ?
 			json_object_new_string(strerrorname_np(inc->err)) :
 			NULL);
+		evjson_int(o, "devnum", inc->devnum);
+		evjson_int(o, "port", inc->port);
 		break;
 	case CLASSIFY_XHCI_ERROR:
 		evjson_int(o, "code", inc->code);
+		if (inc->count > 1)
+			evjson_int(o, "count", inc->count);
 		break;
 	case CLASSIFY_SUPPRESSED:
 		evjson_int(o, "count", inc->count);
 		break;
-	case CLASSIFY_TIMEOUT:
-		/* how many commands timed out together, when more than one */
-		if (inc->count > 1)
-			evjson_int(o, "commands", inc->count);
+	case CLASSIFY_FS_ERROR:
+		evjson_str_or_null(o, "partition", inc->part);
+		evjson_int(o, "lost_blocks", inc->lost_blocks > 0 ?
+			   inc->lost_blocks : -1);
+		evjson_int(o, "lost_first_block", inc->lost_first);
 		break;
-	case CLASSIFY_ABORT:
-	case CLASSIFY_RECOVERED:
 	case CLASSIFY_OFFLINE:
 	case CLASSIFY_HC_DIED:
+		if (inc->count > 1)
+			evjson_int(o, "count", inc->count);
+		break;
+	case CLASSIFY_ABORT:
+		evjson_int(o, "opcode", inc->opcode);
+		evjson_str_or_null(o, "opcode_name", inc->opcode_name);
+		evjson_int(o, "lba", inc->lba);
+		break;
+	case CLASSIFY_RECOVERED:
 	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_OVER_CURRENT:
-	case CLASSIFY_FS_ERROR:
 	case CLASSIFY_DIP:
 	case CLASSIFY_KIND_COUNT:
 		break;

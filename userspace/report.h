@@ -34,6 +34,9 @@ struct report_advice {
  * ASC); ids group incidents under one advice (report_advice_id()).
  */
 int report_advice_id(const struct ev *inc);
+int report_advice_of(const struct classify_incident *c);
+/* Does the advice suggest the 'u' quirk (UAS off) for the disk? */
+bool report_advice_wants_quirk(int id);
 const struct report_advice *report_advice_get(int id);
 #define REPORT_ADVICE_MAX	24
 

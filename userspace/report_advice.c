@@ -31,6 +31,8 @@ enum {
 	REPORT_ADV_FS,
 	REPORT_ADV_DIP,
 	REPORT_ADV_SUPPRESSED,
+	REPORT_ADV_LINK,
+	REPORT_ADV_POWER,
 	REPORT_ADV_COUNT
 };
 
@@ -164,6 +166,27 @@ static const struct report_advice report_advices[REPORT_ADV_COUNT] = {
 			"Use a powered hub or the enclosure's own power supply.",
 			"Check the cable and the port for damage."),
 	},
+	[REPORT_ADV_LINK] = {
+		"USB port or link errors",
+		"The hub could not keep the link to a working device: it "
+		"disabled the port (EMI), could not enable or disable it, or "
+		"link power management (U1/U2) failed.  These point at the "
+		"cable, the port or electrical noise, sometimes at a device "
+		"whose link power management is broken.",
+		REPORT_TRIES(
+			"Another short cable and another port; a powered hub.",
+			"If U1/U2 lines are among them, try the 'k' quirk "
+			"(no LPM): usb-storage.quirks=VID:PID:k, or "
+			"usbcore.quirks=VID:PID:k for any device."),
+	},
+	[REPORT_ADV_POWER] = {
+		"Not enough bus power",
+		"The hub had less power left than the device asks for in its "
+		"configuration, so the kernel did not configure it.",
+		REPORT_TRIES(
+			"Use a powered hub or the enclosure's own power supply.",
+			"Connect the device directly to the computer."),
+	},
 	[REPORT_ADV_XHCI] = {
 		"xHCI transfer errors",
 		"The host controller completed transfers with an error code "
@@ -206,8 +229,17 @@ static const struct report_advice report_advices[REPORT_ADV_COUNT] = {
 
 int report_advice_id(const struct ev *inc)
 {
-	const struct classify_incident *c = &inc->u.incident.inc;
+	return report_advice_of(&inc->u.incident.inc);
+}
 
+bool report_advice_wants_quirk(int id)
+{
+	return id == REPORT_ADV_RESET_CHAIN || id == REPORT_ADV_OFFLINE ||
+	       id == REPORT_ADV_XHCI;
+}
+
+int report_advice_of(const struct classify_incident *c)
+{
 	switch (c->kind) {
 	case CLASSIFY_SENSE:
 		if (c->key == 2 && c->asc == 0x3a)
@@ -244,6 +276,12 @@ int report_advice_id(const struct ev *inc)
 		return REPORT_ADV_FS;
 	case CLASSIFY_DIP:
 		return REPORT_ADV_DIP;
+	case CLASSIFY_RESET_FAILED:
+		return REPORT_ADV_OFFLINE;
+	case CLASSIFY_LINK_ERROR:
+		return REPORT_ADV_LINK;
+	case CLASSIFY_POWER:
+		return REPORT_ADV_POWER;
 	case CLASSIFY_SUPPRESSED:
 	case CLASSIFY_KIND_COUNT:
 		break;
@@ -265,8 +303,7 @@ bool report_advice_quirk(const struct recording *r, const size_t *idx,
 	size_t i, off = 0;
 	int d;
 
-	if (id != REPORT_ADV_RESET_CHAIN && id != REPORT_ADV_OFFLINE &&
-	    id != REPORT_ADV_XHCI)
+	if (!report_advice_wants_quirk(id))
 		return false;
 	buf[0] = '\0';
 	for (i = 0; i < n; i++) {

@@ -78,7 +78,10 @@ static const char *report_html_colour(enum classify_kind k)
 	case CLASSIFY_ABORT:
 	case CLASSIFY_TIMEOUT:
 	case CLASSIFY_RESET:
+	case CLASSIFY_RESET_FAILED:
 		return "#8a2be2";
+	case CLASSIFY_LINK_ERROR:
+	case CLASSIFY_POWER:
 	case CLASSIFY_SENSE:
 	case CLASSIFY_IO_ERROR:
 	case CLASSIFY_DISCONNECT:

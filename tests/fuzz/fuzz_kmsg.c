@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_kmsg.c - libFuzzer target for userspace/kmsg.c (kernel log lines in
- * every form, journal export entries) and classify.c behind it: the input
- * of "usbtrail analyze" is any text anybody pastes.
+ * fuzz_kmsg.c - libFuzzer target for the front of "usbtrail analyze":
+ * struct kmsg_stream (userspace/kmsg.c: every line form, the wrappers
+ * people paste around lines, export and json entries, joins, ordering)
+ * and the classifier behind it (classify.c and the message table of
+ * kmsgtab.c).  The input of analyze is any text anybody pastes.
  *
  *   make -C userspace fuzz
  *   userspace/build-fuzz/fuzz_kmsg -max_total_time=60 \
  *           userspace/build-fuzz/corpus-kmsg
  *
- * The corpus starts from tests/fixtures/kmsg/.
+ * The corpus starts from tests/fixtures/kmsg/ and tests/fixtures/logs/.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,31 +21,46 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void fuzz_kmsg_drain(struct kmsg_stream *s, struct classify *c)
 {
-	static struct kmsg_export ex;
-	static struct classify c;
-	struct classify_incident inc[CLASSIFY_MAX_OUT];
-	const char *p = (const char *)data, *end = p + size;
+	struct classify_incident inc;
 	struct kmsg_record r;
 
-	kmsg_export_init(&ex);
-	classify_init(&c);
-	/* lines as cmd_analyze.c cuts them, routed the same way */
+	while (kmsg_stream_next(s, &r)) {
+		classify_feed(c, &r, r.lineno);
+		while (classify_next(c, &inc))
+			;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kmsg_stream *s = kmsg_stream_new();
+	struct classify *c = classify_new();
+	const char *p = (const char *)data, *end = p + size;
+	struct classify_incident inc;
+
+	if (!s || !c)
+		goto out;
+	/* lines as cmd_analyze.c cuts them; a '\f' starts another "file" */
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		int ret;
 
-		if (kmsg_export_is_field(p, len) || (ex.any && !len))
-			ret = kmsg_export_feed(&ex, p, len, &r) == KMSG_RECORD ?
-			      0 : -1;
+		if (len == 1 && *p == '\f')
+			kmsg_stream_file(s, 1);
 		else
-			ret = kmsg_parse_line(p, len, &r);
-		if (!ret)
-			classify_feed(&c, &r, inc);
+			kmsg_stream_feed(s, p, len);
+		fuzz_kmsg_drain(s, c);
 		p += len + 1;
 	}
-	classify_flush(&c, inc);
+	kmsg_stream_end(s);
+	fuzz_kmsg_drain(s, c);
+	classify_end(c);
+	while (classify_next(c, &inc))
+		;
+out:
+	classify_free(c);
+	kmsg_stream_free(s);
 	return 0;
 }
