@@ -2337,6 +2337,45 @@ void classify_feed(struct classify *c, const struct kmsg_record *rec,
 		classify_device_row(c, &w, row, &m);
 }
 
+void classify_advance(struct classify *c, double t, enum kmsg_clock clock)
+{
+	unsigned int i;
+
+	if (clock == KMSG_CLOCK_NONE)
+		return;
+	if (c->chain && c->chain_clock == clock &&
+	    t - c->chain_t > CLASSIFY_CHAIN_WINDOW)
+		classify_close_chain(c);
+	for (i = 0; i < c->n; i++) {
+		struct classify_held *h = classify_at(c, i);
+
+		if (!h->closed && h->last_clock == clock &&
+		    t - h->last_t > h->window)
+			h->closed = true;
+	}
+}
+
+bool classify_pending(const struct classify *c, double from, double to)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nready; i++) {
+		const struct classify_incident *r =
+			&c->ready[(c->ready_head + i) % CLASSIFY_READY];
+
+		if (r->t >= from && r->t <= to)
+			return true;
+	}
+	for (i = 0; i < c->n; i++) {
+		const struct classify_held *h =
+			&c->held[(c->head + i) % CLASSIFY_HELD];
+
+		if (!h->dropped && h->inc.t >= from && h->inc.t <= to)
+			return true;
+	}
+	return false;
+}
+
 void classify_end(struct classify *c)
 {
 	unsigned int i;

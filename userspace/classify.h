@@ -126,6 +126,13 @@ void classify_free(struct classify *c);
  */
 void classify_feed(struct classify *c, const struct kmsg_record *rec,
 		   uint64_t ref);
+/*
+ * The time is t (of clock), and no message came since: what no later
+ * message can join is complete (a live log, between its lines).
+ */
+void classify_advance(struct classify *c, double t, enum kmsg_clock clock);
+/* Is an incident that starts between from and to still held or ready? */
+bool classify_pending(const struct classify *c, double from, double to);
 /* The end of the input: every incident is complete. */
 void classify_end(struct classify *c);
 /* The next complete incident, in the order of first lines; false: none */

@@ -862,9 +862,22 @@ void derive_advance(struct derive *d, uint64_t now_ns)
 		d->now_ns = now_ns;
 	for (i = 0; i < d->ndisks; i++)
 		derive_disk_advance(d, &d->disks[i], d->now_ns);
+	/* the log's incidents no later line can join: to match now */
+	classify_advance(d->cl, (double)d->now_ns / 1e9, KMSG_CLOCK_BOOT);
+	if (d->map)
+		derive_log_drain(d, d->map);
 	while (d->nheld && d->held[0].ev->t_ns + DERIVE_HOLD_MS * 1000000ull <
-	       d->now_ns)
+	       d->now_ns) {
+		const struct derive_held *h = &d->held[0];
+		double t = (double)h->ev->t_ns / 1e9;
+		double w = (double)DERIVE_MATCH_NS / 1e9;
+
+		/* a trace incident waits for the log's, still being read */
+		if (!(h->origin & DERIVE_FROM_LOG) &&
+		    classify_pending(d->cl, t - w, t + w))
+			break;
 		derive_release(d, 0);
+	}
 }
 
 void derive_flush(struct derive *d)

@@ -191,6 +191,61 @@ static void test_sense_merged(void **state)
 	derive_free(d);
 }
 
+/*
+ * A live recording: the command's sense and its request's I/O error come
+ * from the trace at once, the log's lines in between, and then nothing
+ * more is logged for seconds.  The log's incident is complete only when
+ * no later line can join it (2 s): the trace's halves wait for it, and
+ * come out as one incident before the end of the recording.
+ */
+static void test_sense_live(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	const struct ev *inc;
+	struct ev *ev;
+	uint64_t t;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	ev = scsi(10 * SEC, USBTRAIL_REC_SCSI_DONE, "sda");
+	ev->u.rec.flags = USBTRAIL_F_ERROR;
+	ev->u.rec.u.scsi.sense_key = 2;
+	ev->u.rec.u.scsi.asc = 0x3a;
+	feed(d, &m, ev);
+	feed(d, &m, klog(10 * SEC + 1 * MS,
+		"sd 0:0:0:0: [sda] tag#8 FAILED Result: hostbyte=DID_OK driverbyte=DRIVER_OK cmd_age=0s"));
+	feed(d, &m, klog(10 * SEC + 1 * MS,
+		"sd 0:0:0:0: [sda] tag#8 Sense Key : Not Ready [current] "));
+	feed(d, &m, klog(10 * SEC + 1 * MS,
+		"sd 0:0:0:0: [sda] tag#8 Add. Sense: Medium not present"));
+	feed(d, &m, klog(10 * SEC + 1 * MS,
+		"sd 0:0:0:0: [sda] tag#8 CDB: Write(10) 2a 00 00 00 50 00 00 00 08 00"));
+	feed(d, &m, klog(10 * SEC + 2 * MS,
+		"I/O error, dev sda, sector 20480 op 0x1:(WRITE) flags 0x0 phys_seg 1 prio class 0"));
+	ev = blk(10 * SEC + 3 * MS, USBTRAIL_REC_BLK_COMPLETE, 20480, 4096);
+	ev->u.rec.u.blk.error = -5;
+	feed(d, &m, ev);
+	for (t = 10 * SEC + 100 * MS; t < 16 * SEC; t += 100 * MS)
+		derive_advance(d, t);
+
+	/* out before the end, and once */
+	assert_int_equal(count_kind(&out, CLASSIFY_SENSE), 1);
+	assert_int_equal(count_kind(&out, CLASSIFY_IO_ERROR), 0);
+	inc = find_kind(&out, CLASSIFY_SENSE);
+	assert_int_equal(inc->u.incident.inc.sector, 20480);
+	assert_int_equal(inc->u.incident.lba, 20480);
+	assert_int_equal(inc->t_ns, 10 * SEC);
+	derive_flush(d);
+	assert_int_equal(count_kind(&out, CLASSIFY_SENSE), 1);
+	assert_int_equal(count_kind(&out, CLASSIFY_IO_ERROR), 0);
+	out_free(&out);
+	derive_free(d);
+}
+
 /* Eight commands time out together: one timeout, eight commands. */
 static void test_timeout_burst(void **state)
 {
@@ -453,6 +508,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sense_merged),
+		cmocka_unit_test(test_sense_live),
 		cmocka_unit_test(test_timeout_burst),
 		cmocka_unit_test(test_xhci_codes),
 		cmocka_unit_test(test_dip),
