@@ -109,6 +109,8 @@ const char *kmsg_format_name(enum kmsg_format f);	/* "dmesg", ... */
  * 10:13:08" (a wall clock without its year), "2026-11-29 23:10:27", "-".
  */
 void kmsg_time_text(double t, enum kmsg_clock clock, char *buf, size_t len);
+/* t as "%.6f" prints it (seconds and microseconds), faster */
+void kmsg_secs_text(double t, char *buf, size_t len);
 
 /*
  * journalctl -o export: feed every line of the stream; a blank line ends an
