@@ -279,6 +279,7 @@ struct cmd_analyze {
 	const struct cmd_analyze_opts *o;
 	struct kmsg_stream *ks;
 	struct classify *cl;
+	struct evjson_writer *w;	/* --json */
 	unsigned long incidents, shown;
 	unsigned long kinds[CLASSIFY_KIND_COUNT];
 	bool advice[REPORT_ADVICE_MAX];
@@ -357,7 +358,8 @@ static void cmd_analyze_print_text(const struct cmd_analyze *a,
 static void cmd_analyze_out(struct cmd_analyze *a,
 			    const struct classify_incident *inc)
 {
-	struct json_object *o;
+	const char *line;
+	size_t len;
 	int id;
 
 	if (!cmd_analyze_wanted(a, inc))
@@ -376,9 +378,12 @@ static void cmd_analyze_out(struct cmd_analyze *a,
 		cmd_analyze_print_text(a, inc);
 		return;
 	}
-	o = evjson_incident(inc);
-	puts(json_object_to_json_string_ext(o, EVJSON_FLAGS));
-	json_object_put(o);
+	if (evjson_incident_line(a->w, inc, &line, &len)) {
+		a->out_error = true;
+		return;
+	}
+	fwrite(line, 1, len, stdout);
+	putchar('\n');
 }
 
 static void cmd_analyze_drain(struct cmd_analyze *a)
@@ -1140,7 +1145,8 @@ static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 
 	a.ks = kmsg_stream_new();
 	a.cl = classify_new();
-	if (!a.ks || !a.cl) {
+	a.w = evjson_writer_new();
+	if (!a.ks || !a.cl || !a.w) {
 		fprintf(stderr, "%s %s: out of memory\n", CLI_PROG,
 			CMD_ANALYZE_NAME);
 		goto out;
@@ -1177,6 +1183,11 @@ static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 		fprintf(stderr, "%s %s: %lu line%s longer than %d bytes "
 			"skipped\n", CLI_PROG, CMD_ANALYZE_NAME, a.cut,
 			a.cut == 1 ? "" : "s", KMSG_LINE_MAX);
+	if (a.out_error) {
+		fprintf(stderr, "%s %s: out of memory writing an incident\n",
+			CLI_PROG, CMD_ANALYZE_NAME);
+		goto out;
+	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "%s %s: writing the output: %m\n", CLI_PROG,
 			CMD_ANALYZE_NAME);
@@ -1198,6 +1209,7 @@ static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 			opts->inputs[0] : "standard input", n.lines,
 			n.lines == 1 ? "" : "s");
 out:
+	evjson_writer_free(a.w);
 	classify_free(a.cl);
 	kmsg_stream_free(a.ks);
 	return ret;

@@ -3,6 +3,7 @@
  * evjson.c - events and incidents as JSON objects (docs/formats.md).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,204 +30,6 @@ const char *evjson_clock_name(enum kmsg_clock clock)
 		break;
 	}
 	return "none";
-}
-
-/* null for "not known" (negative) */
-static void evjson_int(struct json_object *o, const char *name, long long v)
-{
-	json_object_object_add(o, name, v < 0 ? NULL : json_object_new_int64(v));
-}
-
-static void evjson_str_or_null(struct json_object *o, const char *name,
-			       const char *s)
-{
-	json_object_object_add(o, name, s[0] ? json_object_new_string(s) : NULL);
-}
-
-/* A time as the kernel prints it ("%.6f"), not as %.17g would */
-static struct json_object *evjson_time(double t)
-{
-	char tbuf[32];
-
-	snprintf(tbuf, sizeof(tbuf), "%.6f", t);
-	return json_object_new_double_s(t, tbuf);
-}
-
-/* The parts of a failed command: result, CDB, block and data loss */
-static void evjson_incident_cmd(struct json_object *o,
-				const struct classify_incident *inc)
-{
-	evjson_str_or_null(o, "hostbyte", inc->hostbyte);
-	evjson_str_or_null(o, "driverbyte", inc->driverbyte);
-	evjson_int(o, "opcode", inc->opcode);
-	evjson_str_or_null(o, "opcode_name", inc->opcode_name);
-	evjson_int(o, "lba", inc->lba);
-	evjson_int(o, "blocks", inc->blocks);
-	evjson_int(o, "sector", inc->sector);
-	evjson_str_or_null(o, "op", inc->op);
-	evjson_str_or_null(o, "blk_status", inc->blk_status);
-	evjson_str_or_null(o, "partition", inc->part);
-	evjson_int(o, "lost_blocks", inc->lost_blocks > 0 ? inc->lost_blocks : -1);
-	evjson_int(o, "lost_first_block", inc->lost_first);
-	evjson_int(o, "suppressed", inc->suppressed > 0 ? inc->suppressed : -1);
-}
-
-struct json_object *evjson_incident(const struct classify_incident *inc)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "kind",
-		json_object_new_string(classify_kind_name(inc->kind)));
-	json_object_object_add(o, "dev", inc->dev[0] ?
-			       json_object_new_string(inc->dev) : NULL);
-	json_object_object_add(o, "t", inc->clock == KMSG_CLOCK_NONE ? NULL :
-			       evjson_time(inc->t));
-	json_object_object_add(o, "clock", json_object_new_string(
-		evjson_clock_name(inc->clock)));
-	if (inc->wall_clock != KMSG_CLOCK_NONE) {
-		char wall[48];
-
-		/* as the log wrote it: "Mar 14 10:13:08", "2026-11-29 23:10:27" */
-		kmsg_time_text(inc->wall, inc->wall_clock, wall, sizeof(wall));
-		json_object_object_add(o, "wall", json_object_new_string(wall));
-	}
-	if (inc->disk[0])
-		json_object_object_add(o, "disk",
-				       json_object_new_string(inc->disk));
-	if (inc->usb[0])
-		json_object_object_add(o, "usb", json_object_new_string(inc->usb));
-	if (inc->scsi[0])
-		json_object_object_add(o, "scsi",
-				       json_object_new_string(inc->scsi));
-	if (inc->host >= 0)
-		json_object_object_add(o, "host", json_object_new_int(inc->host));
-	evjson_int(o, "chain", inc->chain ? (long long)inc->chain : -1);
-	if (inc->inferred)
-		json_object_object_add(o, "inferred",
-				       json_object_new_boolean(1));
-	if (inc->line_first) {
-		json_object_object_add(o, "file", json_object_new_int(
-			(int32_t)inc->file));
-		json_object_object_add(o, "line_first", json_object_new_int64(
-			(int64_t)inc->line_first));
-		json_object_object_add(o, "line_last", json_object_new_int64(
-			(int64_t)inc->line_last));
-		json_object_object_add(o, "lines", json_object_new_int64(
-			(int64_t)inc->nlines));
-	}
-	if (inc->row[0])
-		json_object_object_add(o, "row", json_object_new_string(inc->row));
-	switch (inc->kind) {
-	case CLASSIFY_SENSE:
-		evjson_int(o, "key", inc->key);
-		json_object_object_add(o, "key_text", inc->key_text ?
-			json_object_new_string(inc->key_text) : NULL);
-		evjson_int(o, "asc", inc->asc);
-		evjson_int(o, "ascq", inc->ascq);
-		json_object_object_add(o, "asc_text", inc->asc_text[0] ?
-			json_object_new_string(inc->asc_text) : NULL);
-		evjson_int(o, "info", inc->info);
-		if (inc->count > 1)
-			evjson_int(o, "commands", inc->count);
-		evjson_incident_cmd(o, inc);
-		break;
-	case CLASSIFY_IO_ERROR:
-		evjson_incident_cmd(o, inc);
-		break;
-	case CLASSIFY_TIMEOUT:
-		/* how many commands timed out together, when more than one */
-		if (inc->count > 1)
-			evjson_int(o, "commands", inc->count);
-		/* a timed-out command's final result may carry sense */
-		if (inc->key >= 0) {
-			evjson_int(o, "key", inc->key);
-			json_object_object_add(o, "key_text", inc->key_text ?
-				json_object_new_string(inc->key_text) : NULL);
-			evjson_int(o, "asc", inc->asc);
-			evjson_int(o, "ascq", inc->ascq);
-			json_object_object_add(o, "asc_text", inc->asc_text[0] ?
-				json_object_new_string(inc->asc_text) : NULL);
-		}
-		evjson_incident_cmd(o, inc);
-		break;
-	case CLASSIFY_RESET:
-		json_object_object_add(o, "speed",
-				       json_object_new_string(inc->speed));
-		evjson_int(o, "devnum", inc->devnum);
-		break;
-	case CLASSIFY_DISCONNECT:
-		evjson_int(o, "devnum", inc->devnum);
-		break;
-	case CLASSIFY_ENUM_FAILURE:
-	case CLASSIFY_LINK_ERROR:
-	case CLASSIFY_RESET_FAILED:
-	case CLASSIFY_POWER:
-	case CLASSIFY_OVER_CURRENT:
-		evjson_int(o, "errno", inc->err);
-		json_object_object_add(o, "errno_name", inc->err > 0 &&
-			strerrorname_np(inc->err) ?
-			json_object_new_string(strerrorname_np(inc->err)) :
-			NULL);
-		evjson_int(o, "devnum", inc->devnum);
-		evjson_int(o, "port", inc->port);
-		break;
-	case CLASSIFY_XHCI_ERROR:
-		evjson_int(o, "code", inc->code);
-		if (inc->count > 1)
-			evjson_int(o, "count", inc->count);
-		break;
-	case CLASSIFY_SUPPRESSED:
-		evjson_int(o, "count", inc->count);
-		break;
-	case CLASSIFY_FS_ERROR:
-		evjson_str_or_null(o, "partition", inc->part);
-		evjson_int(o, "lost_blocks", inc->lost_blocks > 0 ?
-			   inc->lost_blocks : -1);
-		evjson_int(o, "lost_first_block", inc->lost_first);
-		break;
-	case CLASSIFY_OFFLINE:
-	case CLASSIFY_HC_DIED:
-		if (inc->count > 1)
-			evjson_int(o, "count", inc->count);
-		break;
-	case CLASSIFY_ABORT:
-		evjson_int(o, "opcode", inc->opcode);
-		evjson_str_or_null(o, "opcode_name", inc->opcode_name);
-		evjson_int(o, "lba", inc->lba);
-		break;
-	case CLASSIFY_RECOVERED:
-	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_DIP:
-	case CLASSIFY_KIND_COUNT:
-		break;
-	}
-	json_object_object_add(o, "line", json_object_new_string(inc->line));
-	return o;
-}
-
-static void evjson_str(struct json_object *o, const char *name, const char *s)
-{
-	json_object_object_add(o, name, json_object_new_string(s));
-}
-
-/* hex of len bytes, into a string object */
-static struct json_object *evjson_hex(const uint8_t *p, size_t len)
-{
-	static const char digits[] = "0123456789abcdef";
-	struct json_object *s;
-	char *buf = malloc(2 * len + 1);
-	size_t i;
-
-	if (!buf)
-		return NULL;
-	for (i = 0; i < len; i++) {
-		buf[2 * i] = digits[p[i] >> 4];
-		buf[2 * i + 1] = digits[p[i] & 15];
-	}
-	buf[2 * len] = '\0';
-	s = json_object_new_string(buf);
-	free(buf);
-	return s;
 }
 
 static int evjson_nibble(char c)
@@ -272,45 +75,6 @@ static const char *const evjson_marker_kinds[] = {
 
 static const char *const evjson_xfer[] = { "iso", "interrupt", "control",
 					   "bulk" };
-
-/* --- incidents as a whole event (json-c: rare, and analyze's form) ----- */
-
-static void evjson_incident_extra(struct json_object *o, const struct ev *ev)
-{
-	const struct ev_incident *ei = &ev->u.incident;
-	struct json_object *a = json_object_new_array();
-	char summary[512];
-	unsigned int i;
-
-	ev_incident_summary(ev, summary, sizeof(summary));
-	evjson_str(o, "summary", summary);
-	for (i = 0; i < ei->nevidence; i++)
-		json_object_array_add(a, json_object_new_uint64(ei->evidence[i]));
-	json_object_object_add(o, "evidence", a);
-	if (ei->sense_len)
-		json_object_object_add(o, "sense_data",
-				       evjson_hex(ei->sense, ei->sense_len));
-	evjson_int(o, "opcode", ei->opcode);
-	evjson_int(o, "lba", ei->lba);
-	if (ei->inc.kind == CLASSIFY_DIP) {
-		json_object_object_add(o, "mbps",
-				       json_object_new_double(ei->dip_mbps));
-		json_object_object_add(o, "median_mbps",
-				       json_object_new_double(ei->dip_median_mbps));
-		json_object_object_add(o, "secs",
-				       json_object_new_double(ei->dip_secs));
-	}
-}
-
-/* The fields of an EV_INCIDENT that are not in evjson_incident(). */
-static struct json_object *evjson_incident_event(const struct ev *ev)
-{
-	struct json_object *o = evjson_incident(&ev->u.incident.inc);
-
-	if (o)
-		evjson_incident_extra(o, ev);
-	return o;
-}
 
 /* --- every event, streamed (yajl: no object tree per event) ------------- */
 
@@ -535,45 +299,6 @@ static void evjson_y_hex(yajl_gen g, const char *k, const uint8_t *p,
 		free(buf);
 }
 
-/* a json-c value into the stream: an incident's fields */
-static void evjson_y_value(yajl_gen g, struct json_object *v)
-{
-	const char *s;
-	size_t i;
-
-	switch (json_object_get_type(v)) {
-	case json_type_null:
-		yajl_gen_null(g);
-		break;
-	case json_type_boolean:
-		yajl_gen_bool(g, json_object_get_boolean(v));
-		break;
-	case json_type_int:
-	case json_type_double:
-		/* json-c's own text of it: "%.6f" times stay as they were */
-		s = json_object_to_json_string_ext(v, EVJSON_FLAGS);
-		yajl_gen_number(g, s, strlen(s));
-		break;
-	case json_type_string:
-		evjson_y_strval(g, json_object_get_string(v),
-				(size_t)json_object_get_string_len(v));
-		break;
-	case json_type_array:
-		yajl_gen_array_open(g);
-		for (i = 0; i < json_object_array_length(v); i++)
-			evjson_y_value(g, json_object_array_get_idx(v, i));
-		yajl_gen_array_close(g);
-		break;
-	case json_type_object: {
-		json_object_object_foreach(v, key, val) {
-			evjson_y_key(g, key);
-			evjson_y_value(g, val);
-		}
-		break;
-	}
-	}
-}
-
 static void evjson_y_trace(yajl_gen g, const struct usbtrail_record *r)
 {
 	char text[512];
@@ -638,16 +363,254 @@ static void evjson_y_sample(yajl_gen g, const struct ev_sample *s)
 	yajl_gen_bool(g, s->dip);
 }
 
+/* --- incidents: analyze's lines, and the recorder's incident events ----- */
+
+static void evjson_y_null(yajl_gen g, const char *k)
+{
+	evjson_y_key(g, k);
+	yajl_gen_null(g);
+}
+
+/* a string, or null where it is empty (not known) */
+static void evjson_y_str_or_null(yajl_gen g, const char *k, const char *v)
+{
+	if (!v || !v[0])
+		evjson_y_null(g, k);
+	else
+		evjson_y_str(g, k, v);
+}
+
+/* a measured figure, "%.3f" as the samples' (null if not finite) */
+static void evjson_y_real(yajl_gen g, const char *k, double v)
+{
+	if (!isfinite(v))
+		evjson_y_null(g, k);
+	else
+		evjson_y_num(g, k, "%.3f", v);
+}
+
+/* A time as the kernel prints it ("%.6f"), not as %.17g would */
+static void evjson_y_secs(yajl_gen g, const char *k, double t)
+{
+	char buf[48];
+
+	kmsg_secs_text(t, buf, sizeof(buf));
+	evjson_y_key(g, k);
+	yajl_gen_number(g, buf, strlen(buf));
+}
+
+/*
+ * The incident's own fields, in the order analyze --json has always
+ * printed them.  ev: an incident event (events.jsonl), whose common
+ * fields (t, disk, usb, scsi, devnum) stand for the incident's and whose
+ * command (opcode, lba) is the merged one; NULL: analyze's line.
+ */
+static void evjson_y_cmd(yajl_gen g, const struct classify_incident *inc,
+			 int opcode, long long lba)
+{
+	evjson_y_str_or_null(g, "hostbyte", inc->hostbyte);
+	evjson_y_str_or_null(g, "driverbyte", inc->driverbyte);
+	evjson_y_int(g, "opcode", opcode);
+	evjson_y_str_or_null(g, "opcode_name", inc->opcode_name);
+	evjson_y_int(g, "lba", lba);
+	evjson_y_int(g, "blocks", inc->blocks);
+	evjson_y_int(g, "sector", inc->sector);
+	evjson_y_str_or_null(g, "op", inc->op);
+	evjson_y_str_or_null(g, "blk_status", inc->blk_status);
+	evjson_y_str_or_null(g, "partition", inc->part);
+	evjson_y_int(g, "lost_blocks", inc->lost_blocks > 0 ?
+		     inc->lost_blocks : -1);
+	evjson_y_int(g, "lost_first_block", inc->lost_first);
+	evjson_y_int(g, "suppressed", inc->suppressed > 0 ?
+		     inc->suppressed : -1);
+}
+
+static void evjson_y_sense(yajl_gen g, const struct classify_incident *inc)
+{
+	evjson_y_int(g, "key", inc->key);
+	evjson_y_str_or_null(g, "key_text", inc->key_text);
+	evjson_y_int(g, "asc", inc->asc);
+	evjson_y_int(g, "ascq", inc->ascq);
+	evjson_y_str_or_null(g, "asc_text", inc->asc_text);
+}
+
+static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
+			      const struct ev *ev)
+{
+	int opcode = ev ? ev->u.incident.opcode : inc->opcode;
+	long long lba = ev ? ev->u.incident.lba : inc->lba;
+	bool cmd = false;
+
+	evjson_y_str(g, "kind", classify_kind_name(inc->kind));
+	evjson_y_str_or_null(g, "dev", inc->dev);
+	if (!ev) {
+		if (inc->clock == KMSG_CLOCK_NONE)
+			evjson_y_null(g, "t");
+		else
+			evjson_y_secs(g, "t", inc->t);
+	}
+	evjson_y_str(g, "clock", evjson_clock_name(inc->clock));
+	if (inc->wall_clock != KMSG_CLOCK_NONE) {
+		char wall[48];
+
+		/* as the log wrote it: "Mar 14 10:13:08", "2026-11-29 23:10:27" */
+		kmsg_time_text(inc->wall, inc->wall_clock, wall, sizeof(wall));
+		evjson_y_str(g, "wall", wall);
+	}
+	if (!ev) {
+		if (inc->disk[0])
+			evjson_y_str(g, "disk", inc->disk);
+		if (inc->usb[0])
+			evjson_y_str(g, "usb", inc->usb);
+		if (inc->scsi[0])
+			evjson_y_str(g, "scsi", inc->scsi);
+	}
+	if (inc->host >= 0)
+		evjson_y_u64(g, "host", (uint64_t)inc->host);
+	evjson_y_int(g, "chain", inc->chain ? (long long)inc->chain : -1);
+	if (inc->inferred) {
+		evjson_y_key(g, "inferred");
+		yajl_gen_bool(g, 1);
+	}
+	if (inc->line_first) {
+		evjson_y_s64(g, "file", (int32_t)inc->file);
+		evjson_y_u64(g, "line_first", inc->line_first);
+		evjson_y_u64(g, "line_last", inc->line_last);
+		evjson_y_u64(g, "lines", inc->nlines);
+	}
+	if (inc->row[0])
+		evjson_y_str(g, "row", inc->row);
+	switch (inc->kind) {
+	case CLASSIFY_SENSE:
+		evjson_y_sense(g, inc);
+		evjson_y_int(g, "info", inc->info);
+		if (inc->count > 1)
+			evjson_y_int(g, "commands", inc->count);
+		evjson_y_cmd(g, inc, opcode, lba);
+		cmd = true;
+		break;
+	case CLASSIFY_IO_ERROR:
+		evjson_y_cmd(g, inc, opcode, lba);
+		cmd = true;
+		break;
+	case CLASSIFY_TIMEOUT:
+		/* how many commands timed out together, when more than one */
+		if (inc->count > 1)
+			evjson_y_int(g, "commands", inc->count);
+		/* a timed-out command's final result may carry sense */
+		if (inc->key >= 0)
+			evjson_y_sense(g, inc);
+		evjson_y_cmd(g, inc, opcode, lba);
+		cmd = true;
+		break;
+	case CLASSIFY_RESET:
+		evjson_y_str(g, "speed", inc->speed);
+		if (!ev)
+			evjson_y_int(g, "devnum", inc->devnum);
+		break;
+	case CLASSIFY_DISCONNECT:
+		if (!ev)
+			evjson_y_int(g, "devnum", inc->devnum);
+		break;
+	case CLASSIFY_ENUM_FAILURE:
+	case CLASSIFY_LINK_ERROR:
+	case CLASSIFY_RESET_FAILED:
+	case CLASSIFY_POWER:
+	case CLASSIFY_OVER_CURRENT:
+		evjson_y_int(g, "errno", inc->err);
+		evjson_y_str_or_null(g, "errno_name", inc->err > 0 ?
+				     strerrorname_np(inc->err) : NULL);
+		if (!ev)
+			evjson_y_int(g, "devnum", inc->devnum);
+		evjson_y_int(g, "port", inc->port);
+		break;
+	case CLASSIFY_XHCI_ERROR:
+		evjson_y_int(g, "code", inc->code);
+		if (inc->count > 1)
+			evjson_y_int(g, "count", inc->count);
+		break;
+	case CLASSIFY_SUPPRESSED:
+		evjson_y_int(g, "count", inc->count);
+		break;
+	case CLASSIFY_FS_ERROR:
+		evjson_y_str_or_null(g, "partition", inc->part);
+		evjson_y_int(g, "lost_blocks", inc->lost_blocks > 0 ?
+			     inc->lost_blocks : -1);
+		evjson_y_int(g, "lost_first_block", inc->lost_first);
+		break;
+	case CLASSIFY_OFFLINE:
+	case CLASSIFY_HC_DIED:
+		if (inc->count > 1)
+			evjson_y_int(g, "count", inc->count);
+		break;
+	case CLASSIFY_ABORT:
+		evjson_y_int(g, "opcode", opcode);
+		evjson_y_str_or_null(g, "opcode_name", inc->opcode_name);
+		evjson_y_int(g, "lba", lba);
+		cmd = true;
+		break;
+	case CLASSIFY_RECOVERED:
+	case CLASSIFY_UAS_IGNORED:
+	case CLASSIFY_DIP:
+	case CLASSIFY_KIND_COUNT:
+		break;
+	}
+	evjson_y_str(g, "line", inc->line);
+	if (ev) {
+		const struct ev_incident *ei = &ev->u.incident;
+		char summary[512];
+		unsigned int i;
+
+		ev_incident_summary(ev, summary, sizeof(summary));
+		evjson_y_str(g, "summary", summary);
+		evjson_y_key(g, "evidence");
+		yajl_gen_array_open(g);
+		for (i = 0; i < ei->nevidence; i++) {
+			char buf[24], *p = evjson_digits(buf + sizeof(buf),
+							 ei->evidence[i]);
+
+			yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p));
+		}
+		yajl_gen_array_close(g);
+		if (ei->sense_len)
+			evjson_y_hex(g, "sense_data", ei->sense, ei->sense_len);
+		if (!cmd) {
+			evjson_y_int(g, "opcode", opcode);
+			evjson_y_int(g, "lba", lba);
+		}
+		if (inc->kind == CLASSIFY_DIP) {
+			evjson_y_real(g, "mbps", ei->dip_mbps);
+			evjson_y_real(g, "median_mbps", ei->dip_median_mbps);
+			evjson_y_real(g, "secs", ei->dip_secs);
+		}
+	}
+}
+
+int evjson_incident_line(struct evjson_writer *w,
+			 const struct classify_incident *inc,
+			 const char **line, size_t *len)
+{
+	yajl_gen g = w->g;
+
+	w->line.len = 0;
+	w->line.oom = false;
+	yajl_gen_reset(g, NULL);
+	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
+		return -EINVAL;
+	evjson_y_incident(g, inc, NULL);
+	if (yajl_gen_map_close(g) != yajl_gen_status_ok)
+		return -EINVAL;
+	if (w->line.oom)
+		return -ENOMEM;
+	*line = w->line.s;
+	*len = w->line.len;
+	return 0;
+}
+
 int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		       const char **line, size_t *len)
 {
-	static const char *const evjson_common[] = {
-		"id", "t", "type", "source", "disk", "usb", "scsi", "bus",
-		"devnum",
-	};
 	yajl_gen g = w->g;
-	struct json_object *inc = NULL;
-	size_t k;
 
 	w->line.len = 0;
 	w->line.oom = false;
@@ -699,15 +662,7 @@ int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		evjson_y_str(g, "why", ev->u.lost.why);
 		break;
 	case EV_INCIDENT:
-		inc = evjson_incident_event(ev);
-		if (!inc)
-			return -ENOMEM;
-		/* the event's own fields above stand for the incident's */
-		for (k = 0; k < sizeof(evjson_common) / sizeof(evjson_common[0]);
-		     k++)
-			json_object_object_del(inc, evjson_common[k]);
-		evjson_y_value(g, inc);
-		json_object_put(inc);
+		evjson_y_incident(g, &ev->u.incident.inc, ev);
 		break;
 	case EV_TYPE_MAX:
 		break;
@@ -801,11 +756,90 @@ static void evjson_parse_incident_extra(struct json_object *o,
 		ei->dip_median_mbps = json_object_get_double(m);
 	if (json_object_object_get_ex(o, "secs", &m))
 		ei->dip_secs = json_object_get_double(m);
-	/* analyze's form says "commands" for a timeout's count */
-	if (ei->inc.kind == CLASSIFY_TIMEOUT &&
-	    json_object_object_get_ex(o, "commands", &m) &&
-	    json_object_is_type(m, json_type_int))
-		ei->inc.count = (long)json_object_get_int64(m);
+}
+
+/* An int field, or -1 where it is null or absent ("not known"). */
+static int64_t evjson_int_or(struct json_object *o, const char *name)
+{
+	int64_t v;
+
+	return evjson_get_int(o, name, &v) ? v : -1;
+}
+
+/* Every field evjson_y_incident() writes, back: a recording's incidents
+ * report as they were recorded. */
+static int evjson_parse_incident(struct json_object *o, struct ev *ev)
+{
+	struct classify_incident *inc = &ev->u.incident.inc;
+	struct json_object *v;
+	int64_t n;
+	int k;
+
+	k = evjson_parse_kind(evjson_get_str(o, "kind"));
+	if (k < 0)
+		return -EINVAL;
+	classify_incident_init(inc, (enum classify_kind)k);
+	inc->t = (double)ev->t_ns / 1e9;
+	inc->clock = KMSG_CLOCK_BOOT;
+	evjson_copy(inc->dev, sizeof(inc->dev), evjson_get_str(o, "dev"));
+	evjson_copy(inc->disk, sizeof(inc->disk), evjson_get_str(o, "disk"));
+	evjson_copy(inc->usb, sizeof(inc->usb), evjson_get_str(o, "usb"));
+	evjson_copy(inc->scsi, sizeof(inc->scsi), evjson_get_str(o, "scsi"));
+	evjson_copy(inc->line, sizeof(inc->line), evjson_get_str(o, "line"));
+	evjson_copy(inc->row, sizeof(inc->row), evjson_get_str(o, "row"));
+	evjson_copy(inc->speed, sizeof(inc->speed), evjson_get_str(o, "speed"));
+	evjson_copy(inc->asc_text, sizeof(inc->asc_text),
+		    evjson_get_str(o, "asc_text"));
+	evjson_copy(inc->hostbyte, sizeof(inc->hostbyte),
+		    evjson_get_str(o, "hostbyte"));
+	evjson_copy(inc->driverbyte, sizeof(inc->driverbyte),
+		    evjson_get_str(o, "driverbyte"));
+	evjson_copy(inc->opcode_name, sizeof(inc->opcode_name),
+		    evjson_get_str(o, "opcode_name"));
+	evjson_copy(inc->op, sizeof(inc->op), evjson_get_str(o, "op"));
+	evjson_copy(inc->blk_status, sizeof(inc->blk_status),
+		    evjson_get_str(o, "blk_status"));
+	evjson_copy(inc->part, sizeof(inc->part),
+		    evjson_get_str(o, "partition"));
+	inc->host = (int)evjson_int_or(o, "host");
+	inc->chain = evjson_get_int(o, "chain", &n) && n > 0 ?
+		     (unsigned int)n : 0;
+	inc->inferred = json_object_object_get_ex(o, "inferred", &v) &&
+			json_object_get_boolean(v);
+	if (evjson_get_int(o, "line_first", &n) && n > 0) {
+		inc->line_first = (unsigned long)n;
+		inc->line_last = (unsigned long)evjson_int_or(o, "line_last");
+		inc->nlines = (unsigned int)evjson_int_or(o, "lines");
+		inc->file = (unsigned int)evjson_int_or(o, "file");
+	}
+	inc->key = (int)evjson_int_or(o, "key");
+	inc->key_text = classify_sense_key_text(inc->key);
+	inc->asc = (int)evjson_int_or(o, "asc");
+	inc->ascq = (int)evjson_int_or(o, "ascq");
+	inc->info = evjson_int_or(o, "info");
+	inc->lba = evjson_int_or(o, "lba");
+	inc->opcode = (int)evjson_int_or(o, "opcode");
+	inc->blocks = evjson_int_or(o, "blocks");
+	inc->sector = evjson_int_or(o, "sector");
+	inc->lost_blocks = (long)evjson_int_or(o, "lost_blocks");
+	if (inc->lost_blocks < 0)
+		inc->lost_blocks = 0;
+	inc->lost_first = evjson_int_or(o, "lost_first_block");
+	inc->suppressed = (long)evjson_int_or(o, "suppressed");
+	if (inc->suppressed < 0)
+		inc->suppressed = 0;
+	inc->code = (int)evjson_int_or(o, "code");
+	inc->err = (int)evjson_int_or(o, "errno");
+	inc->devnum = (int)evjson_int_or(o, "devnum");
+	inc->port = (int)evjson_int_or(o, "port");
+	inc->count = (long)evjson_int_or(o, "count");
+	/* analyze's form says "commands" for a burst's count */
+	if (evjson_get_int(o, "commands", &n))
+		inc->count = (long)n;
+	ev->u.incident.opcode = inc->opcode;
+	ev->u.incident.lba = inc->lba;
+	evjson_parse_incident_extra(o, &ev->u.incident);
+	return 0;
 }
 
 static int evjson_parse_body(struct json_object *o, struct ev *ev)
@@ -908,41 +942,8 @@ static int evjson_parse_body(struct json_object *o, struct ev *ev)
 		evjson_copy(ev->u.lost.why, sizeof(ev->u.lost.why),
 			    evjson_get_str(o, "why"));
 		return 0;
-	case EV_INCIDENT: {
-		struct classify_incident *inc = &ev->u.incident.inc;
-
-		k = evjson_parse_kind(evjson_get_str(o, "kind"));
-		if (k < 0)
-			return -EINVAL;
-		inc->kind = (enum classify_kind)k;
-		inc->t = (double)ev->t_ns / 1e9;
-		inc->clock = KMSG_CLOCK_BOOT;
-		evjson_copy(inc->dev, sizeof(inc->dev), evjson_get_str(o, "dev"));
-		evjson_copy(inc->disk, sizeof(inc->disk),
-			    evjson_get_str(o, "disk"));
-		evjson_copy(inc->line, sizeof(inc->line),
-			    evjson_get_str(o, "line"));
-		evjson_copy(inc->speed, sizeof(inc->speed),
-			    evjson_get_str(o, "speed"));
-		evjson_copy(inc->asc_text, sizeof(inc->asc_text),
-			    evjson_get_str(o, "asc_text"));
-		inc->key = evjson_get_int(o, "key", &v) ? (int)v : -1;
-		inc->key_text = classify_sense_key_text(inc->key);
-		inc->asc = evjson_get_int(o, "asc", &v) ? (int)v : -1;
-		inc->ascq = evjson_get_int(o, "ascq", &v) ? (int)v : -1;
-		inc->sector = evjson_get_int(o, "sector", &v) ? v : -1;
-		inc->code = evjson_get_int(o, "code", &v) ? (int)v : -1;
-		inc->err = evjson_get_int(o, "errno", &v) ? (int)v : -1;
-		inc->devnum = evjson_get_int(o, "devnum", &v) ? (int)v : -1;
-		inc->count = evjson_get_int(o, "count", &v) ? (long)v : -1;
-		inc->chain = evjson_get_int(o, "chain", &v) && v > 0 ?
-			     (unsigned int)v : 0;
-		ev->u.incident.opcode = evjson_get_int(o, "opcode", &v) ?
-					(int)v : -1;
-		ev->u.incident.lba = evjson_get_int(o, "lba", &v) ? v : -1;
-		evjson_parse_incident_extra(o, &ev->u.incident);
-		return 0;
-	}
+	case EV_INCIDENT:
+		return evjson_parse_incident(o, ev);
 	case EV_USBMON:
 	case EV_TYPE_MAX:
 		break;

@@ -17,12 +17,6 @@
 const char *evjson_clock_name(enum kmsg_clock clock);
 
 /*
- * One incident as an object: kind, dev, t, clock, disk, chain, the kind's
- * details, line.  The caller puts the reference.
- */
-struct json_object *evjson_incident(const struct classify_incident *inc);
-
-/*
  * Events as events.jsonl lines (docs/formats.md), streamed with yajl: a
  * recorder writes tens of thousands a second, and building a json-c tree
  * for each cost several microseconds.  evjson_writer_line() points *line
@@ -35,6 +29,14 @@ struct evjson_writer *evjson_writer_new(void);
 void evjson_writer_free(struct evjson_writer *w);
 int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		       const char **line, size_t *len);
+/*
+ * One incident as "usbtrail analyze --json" prints it (docs/analyze.md):
+ * kind, dev, t, clock, wall, disk, usb, scsi, chain, the kind's details,
+ * line.  *line as evjson_writer_line()'s.
+ */
+int evjson_incident_line(struct evjson_writer *w,
+			 const struct classify_incident *inc,
+			 const char **line, size_t *len);
 
 /*
  * One events.jsonl line back into *ev (zeroed first) for "analyze" over a

@@ -481,6 +481,91 @@ static void test_evjson_roundtrip(void **state)
 	assert_int_equal(back.u.incident.inc.asc, 0x3a);
 	assert_int_equal(back.id, 9);
 	ev_free(ev);
+
+	/*
+	 * A recorded incident reads back whole: written again, the same
+	 * line (report over a recording shows what record saw); what was
+	 * not known stays unknown, not 0
+	 */
+	ev = ev_new(EV_INCIDENT, EV_SRC_RECORDER, 3 * SEC);
+	ev->id = 10;
+	classify_incident_init(&ev->u.incident.inc, CLASSIFY_SENSE);
+	{
+		struct classify_incident *inc = &ev->u.incident.inc;
+		char first[4096];
+
+		inc->key = 2;
+		inc->key_text = classify_sense_key_text(2);
+		inc->asc = 0x3a;
+		inc->ascq = 0;
+		inc->t = 3.0;
+		inc->clock = KMSG_CLOCK_BOOT;
+		inc->host = 1;
+		inc->line_first = 591;
+		inc->line_last = 595;
+		inc->nlines = 5;
+		inc->sector = 20480;
+		inc->blocks = 1024;
+		inc->lost_blocks = 2;
+		inc->lost_first = 19503;
+		inc->suppressed = 54;
+		inc->chain = 3;
+		snprintf(inc->dev, sizeof(inc->dev), "sdc");
+		snprintf(inc->hostbyte, sizeof(inc->hostbyte), "DID_OK");
+		snprintf(inc->opcode_name, sizeof(inc->opcode_name),
+			 "Write(10)");
+		snprintf(inc->op, sizeof(inc->op), "WRITE");
+		snprintf(inc->blk_status, sizeof(inc->blk_status), "I/O");
+		snprintf(inc->part, sizeof(inc->part), "sdc1");
+		snprintf(inc->row, sizeof(inc->row), "scsi-result");
+		snprintf(inc->line, sizeof(inc->line), "sd 1:0:0:0: [sdc] x");
+		snprintf(inc->asc_text, sizeof(inc->asc_text),
+			 "Medium not present");
+		ev->u.incident.opcode = 0x2a;
+		ev->u.incident.lba = 20480;
+		ev->u.incident.sense_len = 18;
+		ev->u.incident.sense[0] = 0x70;
+		ev->u.incident.evidence[0] = 5;
+		ev->u.incident.nevidence = 1;
+		snprintf(ev->ident.disk, sizeof(ev->ident.disk), "sdc");
+		assert_int_equal(evjson_writer_line(w, ev, &s, &n), 0);
+		assert_true(n < sizeof(first));
+		memcpy(first, s, n + 1);
+		assert_non_null(strstr(first, "\"info\":null"));
+		assert_non_null(strstr(first, "\"lost_blocks\":2,"));
+		assert_int_equal(evjson_parse_event(first, n, &back), 0);
+		assert_int_equal(back.u.incident.inc.info, -1);
+		assert_int_equal(back.u.incident.inc.lost_first, 19503);
+		assert_int_equal(back.u.incident.inc.line_first, 591);
+		assert_string_equal(back.u.incident.inc.hostbyte, "DID_OK");
+		assert_string_equal(back.u.incident.inc.part, "sdc1");
+		assert_int_equal(back.u.incident.lba, 20480);
+		assert_int_equal(evjson_writer_line(w, &back, &s, &n), 0);
+		assert_string_equal(s, first);
+	}
+	ev_free(ev);
+
+	/* analyze's line: the same fields, with the incident's own t */
+	{
+		struct classify_incident inc;
+
+		classify_incident_init(&inc, CLASSIFY_RESET);
+		inc.t = 218.273966;
+		inc.clock = KMSG_CLOCK_MONO;
+		inc.devnum = 4;
+		snprintf(inc.disk, sizeof(inc.disk), "sdc");
+		snprintf(inc.speed, sizeof(inc.speed), "SuperSpeed");
+		assert_int_equal(evjson_incident_line(w, &inc, &s, &n), 0);
+		assert_non_null(strstr(s, "\"t\":218.273966,"));
+		assert_non_null(strstr(s, "\"disk\":\"sdc\""));
+		assert_non_null(strstr(s, "\"speed\":\"SuperSpeed\",\"devnum\":4"));
+		inc.t = 0.0000004;
+		assert_int_equal(evjson_incident_line(w, &inc, &s, &n), 0);
+		assert_non_null(strstr(s, "\"t\":0.000000,"));
+		inc.t = 12.9999996;
+		assert_int_equal(evjson_incident_line(w, &inc, &s, &n), 0);
+		assert_non_null(strstr(s, "\"t\":13.000000,"));
+	}
 	evjson_writer_free(w);
 }
 
