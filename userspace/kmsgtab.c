@@ -135,6 +135,12 @@ const char *kmsgtab_who_name(enum kmsgtab_who who)
  * Host controller drivers print as themselves; "usb", "hub" and the
  * interface drivers speak of USB devices; "sd", "sr", "scsi" of SCSI.
  */
+/* drv[0, len) is name (not a prefix of it) */
+static bool kmsgtab_same(const char *drv, size_t len, const char *name)
+{
+	return name[0] == drv[0] && !strncmp(drv, name, len) && !name[len];
+}
+
 enum kmsgtab_who kmsgtab_who_of_driver(const char *drv, size_t len)
 {
 	static const char *const usb[] = {
@@ -154,13 +160,13 @@ enum kmsgtab_who kmsgtab_who_of_driver(const char *drv, size_t len)
 	if (!drv || !len)
 		return KMSGTAB_WHO_NONE;
 	for (i = 0; i < sizeof(usb) / sizeof(usb[0]); i++)
-		if (strlen(usb[i]) == len && !memcmp(drv, usb[i], len))
+		if (kmsgtab_same(drv, len, usb[i]))
 			return KMSGTAB_WHO_USB;
 	for (i = 0; i < sizeof(scsi) / sizeof(scsi[0]); i++)
-		if (strlen(scsi[i]) == len && !memcmp(drv, scsi[i], len))
+		if (kmsgtab_same(drv, len, scsi[i]))
 			return KMSGTAB_WHO_SCSI;
 	for (i = 0; i < sizeof(hcd) / sizeof(hcd[0]); i++)
-		if (strlen(hcd[i]) == len && !memcmp(drv, hcd[i], len))
+		if (kmsgtab_same(drv, len, hcd[i]))
 			return KMSGTAB_WHO_HCD;
 	/* xhci_hcd, xhci-hcd, xhci-mtk, ehci-pci, ohci-platform, uhci_hcd,
 	 * ehci-orion, ar71xx-ehci, fsl-ehci, xhci-plat-hcd ... */
@@ -698,7 +704,15 @@ static bool kmsgtab_match_at(struct kmsgtab_state *st, unsigned int i,
 				q = memchr(q, nx->s[0], (size_t)(st->end - q));
 				if (!q)
 					return false;
+			} else if (nx->type == KMSGTAB_P_LIT) {
+				/* its space is one or more blanks */
+				while (q < st->end && *q != ' ' && *q != '\t')
+					q++;
+				if (q == st->end)
+					return false;
 			}
+			if (pc->len && (size_t)(q - p) > pc->len)
+				return false;
 			kmsgtab_capture(st, pc, p, (size_t)(q - p));
 			if (kmsgtab_match_at(st, i + 1, q, out))
 				return true;

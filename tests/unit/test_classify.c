@@ -338,6 +338,19 @@ static void test_tables(void **state)
 	assert_int_equal(classify_asc_lookup("Obsolete", &asc, &ascq), -ENOENT);
 	assert_int_equal(classify_asc_lookup("nonsense", &asc, &ascq),
 			 -ENOENT);
+	/* every code's text names that code, and back, but "Obsolete" */
+	for (asc = 0; asc < 0x80; asc++) {
+		for (ascq = 0; ascq < 0x80; ascq++) {
+			const char *t = classify_asc_text(asc, ascq);
+			int a = -1, q = -1;
+
+			if (!t || !strcmp(t, "Obsolete"))
+				continue;
+			assert_int_equal(classify_asc_lookup(t, &a, &q), 0);
+			assert_string_equal(classify_asc_text(a, q >= 0 ? q :
+							      ascq), t);
+		}
+	}
 	assert_string_equal(classify_asc_text(0x11, 0x04),
 			    "Unrecovered read error - auto reallocate failed");
 	assert_string_equal(classify_asc_text(0x26, 0x12),
