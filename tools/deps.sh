@@ -12,11 +12,27 @@
 # are installed by ABI name so they always match.  Kernel images are not
 # installed into /boot (that would touch the host's boot loader): they are
 # unpacked into $USBTRAIL_KCACHE (default /var/cache/usbtrail/kernels).
+#
+# The kernel source trees data/kmsg-formats.tsv is checked against
+# (tests/lint/kmsg-formats.sh) are listed in tools/kernel-sources.conf:
+# linux-source-5.10 (bullseye-security), linux-source-6.12 (trixie) and
+# linux-source-7.3 (trixie-backports) are fetched from Debian's archive
+# with an apt setup of their own under /var/cache/usbtrail/apt (the host's
+# apt sources stay as they are), each at its pinned version, and the .deb
+# is kept there; linux-source-6.1 is the host's package.  Only the
+# subtrees the table's `where` files live in are unpacked, into
+# /var/cache/usbtrail/src/linux-VERSION, once: a .complete marker naming
+# the package version and the subtrees says a tree is done.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 kcache=${USBTRAIL_KCACHE:-/var/cache/usbtrail/kernels}
 what=${1:-all}
+srcdir=/var/cache/usbtrail/src
+aptdir=/var/cache/usbtrail/apt
+# where the `where` files of data/kmsg-formats.tsv live
+src_subtrees="drivers/usb drivers/scsi drivers/ata drivers/md drivers/base
+	block fs lib include kernel/printk"
 
 build_pkgs="build-essential pkg-config libusb-1.0-0-dev libsystemd-dev
 	libevdev-dev libtracefs-dev libtraceevent-dev liburing-dev
@@ -106,10 +122,103 @@ if [ ! -f "$cp_dir/scripts/checkpatch.pl" ]; then
 		die "cannot extract checkpatch.pl from linux-source-6.1"
 fi
 
+# The apt setup of our own for the suites of tools/kernel-sources.conf.
+own_apt() {	# apt-get|apt-cache ARGS...
+	cmd=$1; shift
+	"$cmd" -o Dir::Etc::sourcelist="$aptdir/sources.list" \
+		-o Dir::Etc::sourceparts=/nonexistent \
+		-o Dir::State::Lists="$aptdir/lists" \
+		-o Dir::Cache="$aptdir" \
+		-o APT::Sandbox::User=root "$@"
+}
+
+own_apt_updated=
+own_apt_update() {
+	[ -z "$own_apt_updated" ] || return 0
+	mkdir -p "$aptdir/lists/partial" "$aptdir/archives/partial"
+	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	awk '!/^#/ && NF == 4 && $4 != "host" { print $4 }' \
+		"$here/kernel-sources.conf" | sort -u | while read -r suite; do
+		case "$suite" in
+		*-security) url=http://deb.debian.org/debian-security ;;
+		*) url=http://deb.debian.org/debian ;;
+		esac
+		echo "deb [signed-by=$keyring] $url $suite main"
+	done >"$aptdir/sources.list"
+	own_apt apt-get update -qq ||
+		die "apt-get update of $aptdir/sources.list failed"
+	own_apt_updated=1
+}
+
+# Fetch PACKAGE=VERSION into DEB unless it is there already.
+kernel_source_deb() {	# PACKAGE VERSION SUITE DEB
+	[ -f "$4" ] && return 0
+	own_apt_update
+	echo "deps.sh: fetching $1 $2 from $3" >&2
+	dl=$(mktemp -d "$aptdir/archives/partial/dl.XXXXXX")
+	chmod 755 "$dl"
+	if ! (cd "$dl" && own_apt apt-get download -qq "$1=$2" >/dev/null); then
+		offered=$(own_apt apt-cache madison "$1" |
+			awk '{ printf " %s", $3 }')
+		rm -rf "$dl"
+		die "cannot fetch $1 $2 from $3 (it offers:${offered:- nothing});" \
+			"update tools/kernel-sources.conf"
+	fi
+	mv "$dl"/*.deb "$4"
+	rm -rf "$dl"
+}
+
+# Unpack the subtrees of one kernel source tree into $srcdir/linux-VERSION.
+# xz is the slow part (10-20 s a tarball): all subtrees come out of one
+# pass, into a temporary directory renamed when it is whole.
+kernel_source() {	# VERSION PACKAGE PACKAGE-VERSION SUITE
+	tree=$srcdir/linux-$1
+	if [ "$4" = host ]; then
+		pv=$(dpkg-query -W -f='${Version}' "$2") ||
+			die "$2 is not installed"
+	else
+		pv=$3
+		deb=$aptdir/archives/$2_$(echo "$pv" | sed 's/:/%3a/')_all.deb
+	fi
+	stamp="$2 $pv: $(printf '%s' "$src_subtrees" | tr -s ' \n\t' ' ')"
+	if [ -f "$tree/.complete" ] &&
+	   [ "$(cat "$tree/.complete")" = "$stamp" ]; then
+		return 0
+	fi
+	[ "$4" = host ] || kernel_source_deb "$2" "$pv" "$4" "$deb"
+	echo "deps.sh: unpacking $2 $pv into $tree" >&2
+	rm -rf "$tree" "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	members=
+	for s in $src_subtrees; do
+		members="$members $2/$s"
+	done
+	# shellcheck disable=SC2086
+	if [ "$4" = host ]; then
+		xz -dc "/usr/src/$2.tar.xz" |
+			tar -C "$tree.tmp" --strip-components=1 -xf - $members
+	else
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -xOf - "./usr/src/$2.tar.xz" | xz -dc |
+			tar -C "$tree.tmp" --strip-components=1 -xf - $members
+	fi || { rm -rf "$tree.tmp"; die "cannot unpack $2 $pv"; }
+	for s in $src_subtrees; do
+		[ -d "$tree.tmp/$s" ] ||
+			{ rm -rf "$tree.tmp"; die "$2 $pv has no $s"; }
+	done
+	echo "$stamp" >"$tree.tmp/.complete"
+	mv "$tree.tmp" "$tree"
+}
+
 grep -v '^#' "$here/kernels.conf" | while read -r name abi suite; do
 	[ -n "$name" ] || continue
 	[ "$name" = default ] && continue
 	[ "$suite" = bookworm-backports ] && ensure_backports
 	apt_install $(missing "linux-headers-$abi")
 	kernel_image "$abi"
+done
+
+grep -v '^#' "$here/kernel-sources.conf" | while read -r ver pkg pv suite; do
+	[ -n "$ver" ] || continue
+	kernel_source "$ver" "$pkg" "$pv" "$suite"
 done
