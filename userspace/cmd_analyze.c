@@ -630,6 +630,15 @@ static int cmd_analyze_journal(struct cmd_analyze *a)
 	size_t i;
 	int r;
 
+	if (o->journal_dir) {
+		struct stat st;
+
+		/* sd-journal opens a missing directory as an empty journal */
+		if (stat(o->journal_dir, &st))
+			return -errno;
+		if (!S_ISDIR(st.st_mode))
+			return -ENOTDIR;
+	}
 	r = o->journal_dir ? sd_journal_open_directory(&j, o->journal_dir, 0) :
 	    sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY);
 	if (r < 0)
@@ -1158,7 +1167,9 @@ static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 			fprintf(stderr, "%s %s: the journal%s%s: %s\n", CLI_PROG,
 				CMD_ANALYZE_NAME, opts->journal_dir ? " in " : "",
 				opts->journal_dir ? opts->journal_dir : "",
-				r == -ENOENT ? "no such boot" : strerror(-r));
+				r == -ENOENT && (!opts->journal_dir ||
+				 !access(opts->journal_dir, F_OK)) ?
+				"no such boot" : strerror(-r));
 			failed = true;
 		}
 	}

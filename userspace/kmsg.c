@@ -444,12 +444,15 @@ static int kmsg_bracket(const char **p, const char *end,
 			return -EINVAL;
 		kmsg_skip_spaces(&q, end);
 		r->format = KMSG_FMT_DMESG;
-		/* -d: "[ 1234.567890 <    0.000123>]" */
+		/* -d: "[ 1234.567890 <    0.000123>]"; journalctl -o
+		 * short-delta marks a delta across a boot "<  3612.280709*>" */
 		if (q < end && *q == '<') {
 			q++;
 			if (kmsg_mono_number(&q, end, &d))
 				return -EINVAL;
 			kmsg_skip_spaces(&q, end);
+			if (q < end && *q == '*')
+				q++;
 			if (!kmsg_expect(&q, end, '>'))
 				return -EINVAL;
 			r->format = KMSG_FMT_DMESG_DELTA;
@@ -863,7 +866,13 @@ static int kmsg_parse_devkmsg(const char *p, const char *end,
 	return 0;
 }
 
-/* journalctl -o short-unix: "1732918227.123456 host kernel: msg" */
+/* a parser's "not my form": the next one tries (never returned) */
+#define KMSG_NOT_FORM	(-ENOMSG)
+
+/*
+ * journalctl -o short-unix: "1732918227.123456 host kernel: msg"; another
+ * program's line of that form is KMSG_NOT_KERNEL, not a plain line
+ */
 static int kmsg_parse_unix(const char *p, const char *end,
 			   struct kmsg_record *r)
 {
@@ -876,10 +885,10 @@ static int kmsg_parse_unix(const char *p, const char *end,
 		n++;
 	}
 	if (n < 9 || n > 11 || !kmsg_expect(&q, end, '.'))
-		return KMSG_NOT_KERNEL;
+		return KMSG_NOT_FORM;
 	t += kmsg_fraction(&q, end);
 	if (q >= end || *q != ' ')
-		return KMSG_NOT_KERNEL;
+		return KMSG_NOT_FORM;
 	kmsg_set_wall(r, t, true);
 	r->format = KMSG_FMT_JOURNAL_UNIX;
 	return kmsg_syslog_tail(q, end, r, true);
@@ -1146,7 +1155,7 @@ static int kmsg_parse_one(const char *line, size_t len,
 	} else if (kmsg_looks_devkmsg(p, len)) {
 		ret = kmsg_parse_devkmsg(p, end, &r);
 	} else if (len > 10 && kmsg_is_digit(p[0]) &&
-		   (ret = kmsg_parse_unix(p, end, &r)) != KMSG_NOT_KERNEL) {
+		   (ret = kmsg_parse_unix(p, end, &r)) != KMSG_NOT_FORM) {
 		/* ret set */
 	} else if (memchr(p, ':', len < 64 ? len : 64) &&
 		   (ret = kmsg_parse_talos(p, end, &r)) != KMSG_NOT_KERNEL) {
@@ -1586,6 +1595,14 @@ struct kmsg_stream {
 	bool have_mono;
 	double rel_wall;		/* dmesg -H: the running wall clock */
 	bool rel_valid;
+	bool in_verbose;		/* journalctl -o verbose: an entry */
+	/* journalctl -o json-pretty: the lines of one entry, joined */
+	char *pretty;
+	size_t pretty_len;
+	bool in_pretty, pretty_bad;
+	/* journalctl -o short-monotonic: its host, and whether it had one */
+	char mono_host[64];
+	bool mono_seen;
 	/* items: a pool, the pending one, the window and the ready queue */
 	struct kmsg_item pool[KMSG_POOL];
 	int free_list[KMSG_POOL];
@@ -1617,6 +1634,8 @@ struct kmsg_stream *kmsg_stream_new(void)
 
 void kmsg_stream_free(struct kmsg_stream *s)
 {
+	if (s)
+		free(s->pretty);
 	free(s);
 }
 
@@ -2015,6 +2034,186 @@ static bool kmsg_export_starts(const char *p, size_t len)
 		!strncmp(p, "PRIORITY=", 9) || !strncmp(p, "SYSLOG_", 7));
 }
 
+/*
+ * journalctl -o short-monotonic and short-delta write every program's
+ * line as "[  9.801770] host systemd[1]: msg": once the input has shown
+ * its "host kernel:" lines, such a line is not the kernel's.  Without a
+ * host ("[  9.8] systemd[1]: msg") only a tag with a pid says so:
+ * "usbcore: registered ..." is the kernel's.
+ */
+static bool kmsg_stream_other_mono(struct kmsg_stream *s,
+				   const struct kmsg_record *r)
+{
+	const char *m = r->msg, *end = r->msg + r->msg_len, *q;
+	size_t hl = strlen(s->mono_host);
+
+	if (r->format == KMSG_FMT_JOURNAL_MONO) {
+		s->mono_seen = true;
+		if (r->host)
+			kmsg_copy_str(s->mono_host, sizeof(s->mono_host),
+				      r->host, r->host_len);
+		return false;
+	}
+	if (!s->mono_seen || (r->format != KMSG_FMT_DMESG &&
+			      r->format != KMSG_FMT_DMESG_DELTA))
+		return false;
+	if (hl && r->msg_len > hl && !memcmp(m, s->mono_host, hl) &&
+	    m[hl] == ' ')
+		return kmsg_is_tag(m + hl + 1, end);
+	if (!kmsg_is_tag(m, end))
+		return false;
+	q = memchr(m, '[', r->msg_len);
+	return q && q + 1 < end && kmsg_is_digit(q[1]);
+}
+
+static void kmsg_stream_json(struct kmsg_stream *s, const char *p, size_t n)
+{
+	struct kmsg_record rec;
+	int ret;
+
+	ret = kmsg_parse_json(p, n, &rec, s->jmsg, s->jhost, s->jboot);
+	if (!ret)
+		kmsg_stream_add(s, &rec, n, s->jboot);
+	else if (ret == KMSG_NOT_KERNEL)
+		s->st.other++;
+	else
+		s->st.malformed++;
+}
+
+/*
+ * journalctl -o json-pretty: "{" alone, a field a line, "}" alone; the
+ * lines are joined without their indentation and read as -o json.  An
+ * entry longer than KMSG_LINE_MAX is malformed.  True if p was one of
+ * its lines.
+ */
+static bool kmsg_stream_pretty(struct kmsg_stream *s, const char *p,
+			       size_t n)
+{
+	while (n && (p[n - 1] == '\n' || p[n - 1] == '\r'))
+		n--;
+	if (!s->in_pretty) {
+		if (n != 1 || p[0] != '{')
+			return false;
+		if (!s->pretty) {
+			s->pretty = malloc(KMSG_LINE_MAX);
+			if (!s->pretty)
+				return false;
+		}
+		s->in_pretty = true;
+		s->pretty_bad = false;
+		s->pretty_len = 0;
+	}
+	if (n == 1 && p[0] == '}') {
+		s->in_pretty = false;
+		if (s->pretty_bad || s->pretty_len + 1 > KMSG_LINE_MAX) {
+			s->st.malformed++;
+			return true;
+		}
+		s->pretty[s->pretty_len++] = '}';
+		kmsg_stream_json(s, s->pretty, s->pretty_len);
+		return true;
+	}
+	while (n && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	if (s->pretty_len + n + 1 > KMSG_LINE_MAX)
+		s->pretty_bad = true;
+	else {
+		memcpy(s->pretty + s->pretty_len, p, n);
+		s->pretty_len += n;
+	}
+	return true;
+}
+
+/* "[s=...;i=...;b=BOOT;m=MONO;t=REAL;x=...]": the field key= of it */
+static bool kmsg_verbose_key(const char *p, const char *end, const char *key,
+			     const char **v, size_t *vlen)
+{
+	size_t kl = strlen(key);
+
+	while (p < end) {
+		const char *e = p;
+
+		while (e < end && *e != ';' && *e != ']')
+			e++;
+		if ((size_t)(e - p) > kl && !memcmp(p, key, kl)) {
+			*v = p + kl;
+			*vlen = (size_t)(e - p) - kl;
+			return true;
+		}
+		p = e + 1;
+	}
+	return false;
+}
+
+/*
+ * journalctl -o verbose: a header "Tue 2026-12-01 10:00:00.123456 UTC
+ * [s=...;i=...;b=BOOT;m=MONO;t=REAL;x=...]" and the entry's fields, one
+ * an indented line: read as an export entry, the header's boot id and
+ * times as its fields.  True if p was one of its lines.
+ */
+static bool kmsg_stream_verbose(struct kmsg_stream *s, const char *p,
+				size_t n)
+{
+	static const char *const keys[][2] = {
+		{ "b=", "_BOOT_ID=" },
+		{ "m=", "__MONOTONIC_TIMESTAMP=" },
+		{ "t=", "__REALTIME_TIMESTAMP=" },
+	};
+	const char *end, *b;
+	char field[96];
+	unsigned int i;
+
+	while (n && (p[n - 1] == '\n' || p[n - 1] == '\r'))
+		n--;
+	end = p + n;
+	b = n > 30 && p[n - 1] == ']' && p[3] == ' ' &&
+	    kmsg_wday(p, end) >= 0 && kmsg_looks_iso(p + 4, n - 4) ?
+	    memmem(p, n, " [s=", 4) : NULL;
+	if (s->in_verbose && !b && n && (p[0] == ' ' || p[0] == '\t')) {
+		while (n && (*p == ' ' || *p == '\t'))
+			p++, n--;
+		kmsg_stream_export(s, p, n);
+		s->in_export = false;
+		return true;
+	}
+	if (s->in_verbose) {
+		s->in_verbose = false;
+		kmsg_stream_export(s, "", 0);	/* the entry's end */
+	}
+	if (!b)
+		return false;
+	s->in_verbose = true;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v;
+		size_t vlen;
+		int len;
+
+		if (!kmsg_verbose_key(b + 4, end, keys[i][0], &v, &vlen) ||
+		    vlen > 32)
+			continue;
+		if (i == 0) {
+			len = snprintf(field, sizeof(field), "%s%.*s",
+				       keys[i][1], (int)vlen, v);
+		} else {
+			char hex[40];
+			unsigned long long x;
+			char *e;
+
+			memcpy(hex, v, vlen);
+			hex[vlen] = '\0';
+			errno = 0;
+			x = strtoull(hex, &e, 16);
+			if (errno || *e || e == hex)
+				continue;
+			len = snprintf(field, sizeof(field), "%s%llu",
+				       keys[i][1], x);
+		}
+		kmsg_stream_export(s, field, (size_t)len);
+		s->in_export = false;
+	}
+	return true;
+}
+
 void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 {
 	struct kmsg_record rec;
@@ -2032,6 +2231,9 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 			s->ex.bad = true;
 		return;
 	}
+	if ((s->in_verbose || (len > 30 && in[3] == ' ')) &&
+	    kmsg_stream_verbose(s, in, len))
+		return;
 	/* export entries: fields verbatim, the blank line ends one */
 	if (s->in_export || (len && kmsg_export_starts(in, len))) {
 		n = len;
@@ -2044,6 +2246,9 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 		kmsg_stream_export(s, in, n);
 		return;
 	}
+	if ((s->in_pretty || (len && in[0] == '{')) &&
+	    kmsg_stream_pretty(s, in, len))
+		return;
 	n = kmsg_normalise(s, in, len);
 	p = s->line;
 	/* indentation, "> " quotes, more indentation, `inline code` */
@@ -2077,15 +2282,7 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 	    (n > 6 && !memcmp(p, "data: {", 7))) {
 		while (*p != '{')
 			p++, n--;
-		ret = kmsg_parse_json(p, n, &rec, s->jmsg, s->jhost,
-				      s->jboot);
-		if (!ret)
-			kmsg_stream_add(s, &rec, n, s->jboot);
-		else if (ret == KMSG_NOT_KERNEL) {
-			s->st.other++;
-		} else {
-			s->st.malformed++;
-		}
+		kmsg_stream_json(s, p, n);
 		return;
 	}
 	if (kmsg_stream_marker(s, p, n)) {
@@ -2111,6 +2308,10 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 	}
 	if (ret < 0) {
 		s->st.malformed++;
+		return;
+	}
+	if (kmsg_stream_other_mono(s, &rec)) {
+		s->st.other++;
 		return;
 	}
 	if (rec.format == KMSG_FMT_PLAIN && s->st.stamped) {
@@ -2140,6 +2341,11 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 
 void kmsg_stream_end(struct kmsg_stream *s)
 {
+	if (s->in_pretty) {
+		s->in_pretty = false;
+		s->st.malformed++;	/* an entry cut short */
+	}
+	s->in_verbose = false;
 	if (s->in_export || s->ex.any)
 		kmsg_stream_export(s, "", 0);
 	kmsg_stream_commit(s);

@@ -499,6 +499,51 @@ static void test_stream_journal(void **state)
 	assert_int_equal(o.r[0].level, 6);
 	assert_close(o.r[0].wall, 1764578405.280709);
 	assert_string_equal(o.msg[1], "hi");
+
+	/* journalctl -o json-pretty: "{", a field a line, "}" */
+	stream("{\n\t\"_TRANSPORT\" : \"kernel\",\n\t\"MESSAGE\" : \"" MSG
+	       "\",\n\t\"_SOURCE_MONOTONIC_TIMESTAMP\" : \"5280709\"\n}\n"
+	       "{\n\t\"_TRANSPORT\" : \"stdout\",\n\t\"MESSAGE\" : [\n"
+	       "\t\t104,\n\t\t105\n\t]\n}\n{\n\t\"MESSAGE\" : \"cut\"", &o);
+	assert_int_equal(o.n, 1);
+	assert_string_equal(o.msg[0], MSG);
+	assert_close(o.r[0].t, 5.280709);
+
+	/* journalctl -o verbose: the header's boot, times; the fields */
+	stream("Mon 2026-11-09 21:19:43.499939 CET [s=dd;i=2;"
+	       "b=0b4a7e1f3c2d4a5b9e8f7a6b5c4d3e2f;m=50a8c5;t=65fddae604340;"
+	       "x=51]\n    _TRANSPORT=kernel\n    PRIORITY=3\n"
+	       "    MESSAGE=" MSG "\n"
+	       "Mon 2026-11-09 21:19:44.000000 CET [s=dd;i=3;b=0b4a;m=50a8c6;"
+	       "t=65fddae604341;x=52]\n    _TRANSPORT=syslog\n"
+	       "    MESSAGE=Started session\n", &o);
+	assert_int_equal(o.n, 1);
+	assert_string_equal(o.msg[0], MSG);
+	assert_close(o.r[0].t, 5.286085);	/* m=50a8c5 */
+	assert_int_equal(o.r[0].level, 3);
+
+	/* short-delta: a delta across a boot is marked "*" */
+	stream("[    5.280709 < 3612.280709*>] debian kernel: " MSG, &o);
+	assert_int_equal(o.n, 1);
+	assert_close(o.r[0].t, 5.280709);
+	/* short-monotonic and short-unix: another program's lines */
+	stream("[    5.280709] debian kernel: " MSG "\n"
+	       "[    9.801770] debian systemd[1]: Started session-3.scope.\n"
+	       "[    9.901770] debian kernel: usbcore: registered new "
+	       "interface driver uas", &o);
+	assert_int_equal(o.n, 2);
+	assert_string_equal(o.msg[1],
+			    "usbcore: registered new interface driver uas");
+	stream("[    5.280709] kernel: " MSG "\n"
+	       "[    9.801770] systemd[1]: Started session-3.scope.\n"
+	       "[    9.901770] usbcore: registered new interface driver uas",
+	       &o);
+	assert_int_equal(o.n, 2);
+	stream("1794262209.333665 debian kernel: " MSG "\n"
+	       "1794262209.521061 debian systemd[1]: Started session-3.\n", &o);
+	assert_int_equal(o.n, 1);
+	assert_string_equal(o.msg[0], MSG);
+	assert_false(o.r[0].joined);
 }
 
 static void test_stream_stats(void **state)
