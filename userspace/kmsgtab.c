@@ -60,7 +60,7 @@ struct kmsgtab_compiled {
 struct kmsgtab_ac {
 	uint8_t cls[256];
 	unsigned int ncls;
-	uint32_t *next;			/* [state * ncls + class] */
+	uint16_t *next;			/* [state * ncls + class] */
 	int32_t *out;		/* first key ending in a state, or -1 */
 	int32_t *out_next;	/* per key: the next key of the same output */
 	int32_t *fail_out;	/* state: nearest state via fail with output */
@@ -436,6 +436,9 @@ static int kmsgtab_ac_build(void)
 				ac->cls[c] = (uint8_t)ac->ncls++;
 		}
 	}
+	/* 16-bit states: half the automaton, and its walk is the cache's */
+	if (max > UINT16_MAX)
+		return kmsgtab_fail(0, "keys too long for the automaton");
 	ac->next = calloc((size_t)max * ac->ncls, sizeof(*ac->next));
 	ac->out = malloc(max * sizeof(*ac->out));
 	ac->fail_out = malloc(max * sizeof(*ac->fail_out));
@@ -457,7 +460,8 @@ static int kmsgtab_ac_build(void)
 		for (j = 0; j < kc->keylen; j++) {
 			k = ac->cls[(unsigned char)kc->key[j]];
 			if (!ac->next[s * ac->ncls + k])
-				ac->next[s * ac->ncls + k] = ac->nstates++;
+				ac->next[s * ac->ncls + k] =
+					(uint16_t)ac->nstates++;
 			s = ac->next[s * ac->ncls + k];
 		}
 		ac->out_next[i] = ac->out[s];
