@@ -2,6 +2,7 @@
 /*
  * datatab.c - look-ups in the compiled-in data tables (datatab.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,29 @@ int datatab_find_str(const struct datatab *t, unsigned int col,
 			return (int)r;
 	}
 	return -1;
+}
+
+/* The row of xHCI completion code @cc in data/xhci-cc.tsv, or -1. */
+int datatab_cc_row(unsigned int cc)
+{
+	char code[16];
+
+	snprintf(code, sizeof(code), "%u", cc);
+	return datatab_find_str(&datatab_xhci_cc, DATATAB_CC_CODE, code);
+}
+
+/*
+ * Does completion code @cc report a failed transfer or command?  The
+ * table's error column says; a code it does not list (reserved, vendor
+ * defined) counts as one, so that nothing unexpected goes unseen.
+ */
+bool datatab_cc_error(unsigned int cc)
+{
+	int row = datatab_cc_row(cc);
+	const char *e;
+
+	if (row < 0)
+		return true;
+	e = datatab_cell(&datatab_xhci_cc, (unsigned int)row, DATATAB_CC_ERROR);
+	return !e || strcmp(e, "no");
 }

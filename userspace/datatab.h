@@ -11,6 +11,8 @@
 #ifndef USBTRAIL_DATATAB_H
 #define USBTRAIL_DATATAB_H
 
+#include <stdbool.h>
+
 struct datatab {
 	const char *name;		/* file name, e.g. "hcd-pci.tsv" */
 	unsigned int ncols, nrows;
@@ -32,5 +34,17 @@ int datatab_find_hex2(const struct datatab *t, unsigned int a,
 		      unsigned int b);
 int datatab_find_str(const struct datatab *t, unsigned int col,
 		     const char *s);
+
+/* The columns of data/xhci-cc.tsv. */
+enum datatab_cc_col {
+	DATATAB_CC_CODE,
+	DATATAB_CC_NAME,		/* as xhci_trb_comp_code_string() */
+	DATATAB_CC_MEANING,
+	DATATAB_CC_ERROR,		/* "yes" or "no" */
+	DATATAB_CC_SOURCE,
+};
+
+int datatab_cc_row(unsigned int cc);
+bool datatab_cc_error(unsigned int cc);
 
 #endif /* USBTRAIL_DATATAB_H */

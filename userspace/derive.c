@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatab.h"
 #include "derive.h"
 #include "modrec.h"
 
@@ -16,12 +17,6 @@
 #define DERIVE_XHCI_MAX		64
 /* one xhci-error incident per slot, endpoint and code per second */
 #define DERIVE_XHCI_QUIET_NS	1000000000ull
-
-/* xHCI 1.2, 6.4.5: completion codes that are not errors */
-#define DERIVE_CC_SUCCESS	1
-#define DERIVE_CC_SHORT_PACKET	13
-#define DERIVE_CC_STOPPED	26	/* the driver stopped the ring */
-#define DERIVE_CC_STOPPED_LEN	27
 
 enum derive_origin {
 	DERIVE_FROM_LOG = 1,
@@ -503,15 +498,14 @@ static void derive_trace(struct derive *d, const struct ev *ev)
 
 	switch (r->type) {
 	case USBTRAIL_REC_XHCI_TRANSFER:
-		if (r->u.xhci.cc != DERIVE_CC_SUCCESS &&
-		    r->u.xhci.cc != DERIVE_CC_SHORT_PACKET &&
-		    r->u.xhci.cc != DERIVE_CC_STOPPED &&
-		    r->u.xhci.cc != DERIVE_CC_STOPPED_LEN && r->u.xhci.cc)
-			derive_xhci_error(d, ev, r->u.xhci.slot, r->u.xhci.ep,
-					  r->u.xhci.cc);
-		return;
 	case USBTRAIL_REC_XHCI_COMMAND:
-		if (r->u.xhci.cc != DERIVE_CC_SUCCESS && r->u.xhci.cc)
+		/*
+		 * data/xhci-cc.tsv says which codes are errors: not the
+		 * Stopped codes of a cancelled URB, nor the Command Ring
+		 * Stopped that comes with every abort (the aborted command's
+		 * own code 25 is the incident)
+		 */
+		if (datatab_cc_error(r->u.xhci.cc))
 			derive_xhci_error(d, ev, r->u.xhci.slot, r->u.xhci.ep,
 					  r->u.xhci.cc);
 		return;

@@ -501,34 +501,25 @@ int recording_describe(const struct recording *r, uint64_t id, char *buf,
 	return snprintf(buf, len, "%s event", ev_type_name(ev->type));
 }
 
-static int recording_cc_row(unsigned int cc)
-{
-	char code[8];
-
-	snprintf(code, sizeof(code), "%u", cc);
-	return datatab_find_str(&datatab_xhci_cc, 0, code);
-}
-
 const char *recording_cc_name(unsigned int cc)
 {
-	int row = recording_cc_row(cc);
+	int row = datatab_cc_row(cc);
 
 	return row < 0 ? "?" : datatab_cell(&datatab_xhci_cc,
-					    (unsigned int)row, 1);
+					    (unsigned int)row, DATATAB_CC_NAME);
 }
 
 const char *recording_cc_meaning(unsigned int cc)
 {
-	int row = recording_cc_row(cc);
+	int row = datatab_cc_row(cc);
 
-	return row < 0 ? "" : datatab_cell(&datatab_xhci_cc,
-					   (unsigned int)row, 2);
+	return row < 0 ? "" : datatab_cell(&datatab_xhci_cc, (unsigned int)row,
+					   DATATAB_CC_MEANING);
 }
 
 bool recording_cc_normal(unsigned int cc)
 {
-	/* Success, Short Packet, and what a cancelled transfer gets */
-	return cc == 1 || cc == 13 || cc == 26 || cc == 27 || cc == 28;
+	return !datatab_cc_error(cc);
 }
 
 void recording_stress_label(const struct recording_stress *s, char *buf,

@@ -168,7 +168,7 @@ int recording_disk_find(const struct recording *r, const char *disk);
 const char *recording_cc_name(unsigned int cc);
 /* ... and what it means, "" if unknown. */
 const char *recording_cc_meaning(unsigned int cc);
-/* A code a healthy transfer ends with: Success, Short Packet, Stopped* */
+/* Not an error by data/xhci-cc.tsv: Success, Short Packet, Stopped*, ... */
 bool recording_cc_normal(unsigned int cc);
 
 /* meta.json string at a path of object keys ("kernel", "release"). */

@@ -16,9 +16,11 @@
 
 #include <cmocka.h>
 
+#include "datatab.h"
 #include "derive.h"
 #include "devmap.h"
 #include "evjson.h"
+#include "recording.h"
 
 #define MS	1000000ull
 #define SEC	1000000000ull
@@ -275,7 +277,7 @@ static void test_timeout_burst(void **state)
 	derive_free(d);
 }
 
-/* A failing completion code is an xhci-error; Stopped is not. */
+/* A failing completion code is an xhci-error; the Stopped codes are not. */
 static void test_xhci_codes(void **state)
 {
 	struct derive_opts o = DERIVE_OPTS_DEFAULT;
@@ -297,12 +299,61 @@ static void test_xhci_codes(void **state)
 	ev = trace(2 * SEC, USBTRAIL_REC_XHCI_TRANSFER);
 	ev->u.rec.u.xhci.cc = 26;		/* Stopped: a cancelled URB */
 	feed(d, &m, ev);
+	/* Stopped - Short Packet: as normal as 26 and 27 */
+	ev = trace(2 * SEC + MS, USBTRAIL_REC_XHCI_TRANSFER);
+	ev->u.rec.u.xhci.cc = 28;
+	ev->u.rec.u.xhci.slot = 2;
+	feed(d, &m, ev);
+	/* the ring stop that comes with a command abort is not an incident */
+	ev = trace(2 * SEC + 2 * MS, USBTRAIL_REC_XHCI_COMMAND);
+	ev->u.rec.u.xhci.cc = 24;
+	feed(d, &m, ev);
 	derive_flush(d);
 	assert_int_equal(count_kind(&out, CLASSIFY_XHCI_ERROR), 1);
 	assert_int_equal(find_kind(&out, CLASSIFY_XHCI_ERROR)->u.incident.inc.code,
 			 6);
 	out_free(&out);
 	derive_free(d);
+}
+
+/*
+ * data/xhci-cc.tsv against the xHCI 1.2 table and the kernel's
+ * xhci_trb_comp_code_string(): what the report prints and derive reads.
+ */
+static void test_xhci_cc_table(void **state)
+{
+	static const unsigned int normal[] = { 0, 1, 13, 14, 15, 24, 26, 27,
+					       28 };
+	unsigned int cc, i, nerr = 0;
+
+	(void)state;
+	/* the kernel prints "Babble Detected"; only the spec adds "Error" */
+	assert_string_equal(recording_cc_name(3), "Babble Detected");
+	assert_string_equal(recording_cc_name(28), "Stopped - Short Packet");
+	assert_string_equal(recording_cc_name(30), "?");	/* reserved */
+	/* both ring codes: the ring was empty, not full */
+	assert_non_null(strstr(recording_cc_meaning(15), "IN endpoint"));
+	assert_non_null(strstr(recording_cc_meaning(15), "ring was empty"));
+	assert_null(strstr(recording_cc_meaning(15), "full"));
+	assert_non_null(strstr(recording_cc_meaning(14), "OUT endpoint"));
+	assert_non_null(strstr(recording_cc_meaning(14), "ring was empty"));
+	for (i = 0; i < sizeof(normal) / sizeof(normal[0]); i++) {
+		assert_false(datatab_cc_error(normal[i]));
+		assert_true(recording_cc_normal(normal[i]));
+	}
+	for (cc = 0; cc < 256; cc++)
+		nerr += datatab_cc_error(cc);
+	/* 36 codes defined but 30; 9 normal; the other 220 are errors */
+	assert_int_equal(nerr, 256 - 9);
+	assert_true(datatab_cc_error(4));	/* USB Transaction Error */
+	assert_true(datatab_cc_error(25));	/* Command Aborted */
+	assert_true(datatab_cc_error(192));	/* vendor defined: not known */
+	for (i = 0; i < datatab_xhci_cc.nrows; i++) {
+		const char *e = datatab_cell(&datatab_xhci_cc, i,
+					     DATATAB_CC_ERROR);
+
+		assert_true(!strcmp(e, "yes") || !strcmp(e, "no"));
+	}
 }
 
 /*
@@ -596,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_sense_live),
 		cmocka_unit_test(test_timeout_burst),
 		cmocka_unit_test(test_xhci_codes),
+		cmocka_unit_test(test_xhci_cc_table),
 		cmocka_unit_test(test_dip),
 		cmocka_unit_test(test_requeue_not_stalled),
 		cmocka_unit_test(test_devmap_replug),
