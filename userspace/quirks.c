@@ -3,8 +3,9 @@
  * quirks.c - where usb-storage/uas quirks for a device come from.
  *
  * Three sources, combined as usb_stor_adjust_quirks() in
- * drivers/usb/storage/usb.c combines them: the kernel's built-in table
- * (unusual_uas.h, kept as data/unusual-uas.tsv), then the "quirks" module
+ * drivers/usb/storage/usb.c combines them: the kernel's built-in tables
+ * (unusual_uas.h, and the IGNORE_UAS entries of usb-storage's
+ * unusual_devs.h, kept as data/unusual-uas.tsv), then the "quirks" module
  * parameter, whose matching entry replaces every flag in its mask.  The
  * kernel command line is only where the parameter usually comes from
  * (usb-storage.quirks=...), so it is parsed to name the source.
@@ -255,8 +256,17 @@ static int quirks_hex16(const char *s, unsigned int *out)
 	return 0;
 }
 
+/* data/unusual-uas.tsv columns */
+enum quirks_uas_col {
+	QUIRKS_COL_VID, QUIRKS_COL_PID, QUIRKS_COL_BCD_MIN, QUIRKS_COL_BCD_MAX,
+	QUIRKS_COL_VENDOR, QUIRKS_COL_PRODUCT, QUIRKS_COL_FLAGS,
+	QUIRKS_COL_TABLE, QUIRKS_COL_SOURCE,
+};
+
 /**
- * quirks_builtin_lookup() - the kernel's built-in UAS quirks for a device
+ * quirks_builtin_lookup() - the kernel's built-in quirks for a device
+ * @table:      which ID table: unusual_uas.h (the uas driver's) or the
+ *              IGNORE_UAS entries of unusual_devs.h (usb-storage's)
  * @vid:        vendor ID
  * @pid:        product ID
  * @bcd_device: bcdDevice, matched against the entry's range as
@@ -264,15 +274,19 @@ static int quirks_hex16(const char *s, unsigned int *out)
  * @flags:      set to the entry's flags on a match
  * @source:     if not NULL, set to the entry's citation
  *
- * Only unusual_uas.h (data/unusual-uas.tsv).  The quirks uas-detect.h adds
- * by code (ASMedia, Seagate, HIKSEMI) are the decision logic's, in uas.c.
+ * The two tables are kept apart because each driver's probe sees only its
+ * own entry's flags.  The quirks uas-detect.h adds by code (ASMedia,
+ * Seagate, HIKSEMI) are the decision logic's, in uas.c.
  *
  * Return: 1 on a match, 0 if none, -EINVAL if @flags is NULL.
  */
-int quirks_builtin_lookup(uint16_t vid, uint16_t pid, uint16_t bcd_device,
+int quirks_builtin_lookup(enum quirks_table table, uint16_t vid,
+			  uint16_t pid, uint16_t bcd_device,
 			  unsigned long *flags, const char **source)
 {
 	const struct datatab *t = &datatab_unusual_uas;
+	const char *want = table == QUIRKS_TABLE_DEVS ? "unusual_devs.h" :
+			   "unusual_uas.h";
 	unsigned int r, v, p, lo, hi;
 
 	if (!flags)
@@ -281,20 +295,22 @@ int quirks_builtin_lookup(uint16_t vid, uint16_t pid, uint16_t bcd_device,
 		char names[256], *tok, *save = NULL;
 		unsigned long f = 0;
 
-		if (quirks_hex16(datatab_cell(t, r, 0), &v) ||
-		    quirks_hex16(datatab_cell(t, r, 1), &p) ||
-		    quirks_hex16(datatab_cell(t, r, 2), &lo) ||
-		    quirks_hex16(datatab_cell(t, r, 3), &hi))
+		if (strcmp(datatab_cell(t, r, QUIRKS_COL_TABLE), want) ||
+		    quirks_hex16(datatab_cell(t, r, QUIRKS_COL_VID), &v) ||
+		    quirks_hex16(datatab_cell(t, r, QUIRKS_COL_PID), &p) ||
+		    quirks_hex16(datatab_cell(t, r, QUIRKS_COL_BCD_MIN), &lo) ||
+		    quirks_hex16(datatab_cell(t, r, QUIRKS_COL_BCD_MAX), &hi))
 			continue;
 		if (v != vid || p != pid || bcd_device < lo || bcd_device > hi)
 			continue;
-		snprintf(names, sizeof(names), "%s", datatab_cell(t, r, 6));
+		snprintf(names, sizeof(names), "%s",
+			 datatab_cell(t, r, QUIRKS_COL_FLAGS));
 		for (tok = strtok_r(names, "|", &save); tok;
 		     tok = strtok_r(NULL, "|", &save))
 			f |= quirks_flag_from_name(tok);
 		*flags = f;
 		if (source)
-			*source = datatab_cell(t, r, 7);
+			*source = datatab_cell(t, r, QUIRKS_COL_SOURCE);
 		return 1;
 	}
 	return 0;

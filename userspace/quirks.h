@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * quirks.h - usb-storage/uas quirk flags: what the kernel has built in for a
- * VID:PID, what the "quirks" module parameter and the kernel command line
- * add, and how the kernel combines them.
+ * VID:PID (in uas's table and, where they concern UAS, usb-storage's), what
+ * the "quirks" module parameter and the kernel command line add, and how
+ * the kernel combines them.
  *
  * Flag values are the kernel's US_FL_* (include/linux/usb_usual.h); they
  * are only compared among themselves, never passed to the kernel.
@@ -65,7 +66,14 @@ unsigned long quirks_flag_from_name(const char *name);
 int quirks_param_lookup(const char *param, uint16_t vid, uint16_t pid,
 			unsigned long *flags, char *entry, size_t entry_len);
 int quirks_cmdline_value(const char *cmdline, char *out, size_t out_len);
-int quirks_builtin_lookup(uint16_t vid, uint16_t pid, uint16_t bcd_device,
+/* The kernel table a built-in entry is in (data/unusual-uas.tsv, "table") */
+enum quirks_table {
+	QUIRKS_TABLE_UAS,	/* unusual_uas.h: what the uas driver's probe sees */
+	QUIRKS_TABLE_DEVS,	/* unusual_devs.h: what usb-storage's probe sees */
+};
+
+int quirks_builtin_lookup(enum quirks_table table, uint16_t vid,
+			  uint16_t pid, uint16_t bcd_device,
 			  unsigned long *flags, const char **source);
 int quirks_format_flags(unsigned long flags, char *buf, size_t len);
 

@@ -7,7 +7,9 @@
  * drivers/usb/storage/uas-detect.h (checked against linux-6.1):
  *   1. a UAS alternate setting (class 8, subclass 6, protocol 0x62);
  *   2. pipe-usage descriptors for all four pipes;
- *   3. quirks: unusual_uas.h, then by code the ASMedia heuristic (its
+ *   3. quirks: unusual_uas.h (usb-storage's probe: its unusual_devs.h
+ *      entry instead, whose IGNORE_UAS keeps the device), then by code
+ *      the ASMedia heuristic (its
  *      bMaxPower test for ASM1153 came with "uas: Do not blacklist ASM1153
  *      disk enclosures", Jan 2015, 3.19), Seagate NO_ATA_1X and RTL9210
  *      "HIKSEMI MD202" IGNORE_UAS (both in 6.1; older kernels may lack
@@ -54,6 +56,8 @@ const char *uas_quirk_source_name(enum uas_quirk_source s)
 	switch (s) {
 	case UAS_QUIRK_BUILTIN:
 		return "kernel built-in (unusual_uas.h)";
+	case UAS_QUIRK_BUILTIN_DEVS:
+		return "kernel built-in (usb-storage's unusual_devs.h)";
 	case UAS_QUIRK_DETECT:
 		return "kernel built-in (uas-detect.h)";
 	case UAS_QUIRK_PARAM:
@@ -155,6 +159,18 @@ static void uas_compute_flags(const struct uas_facts *f, bool uas_candidate,
 			fs->asmedia = false;
 		uas_flagset_add(fs, f->param_flags, psrc);
 	}
+	/*
+	 * usb-storage, registered first (uas needs its symbols), probes
+	 * first and calls uas_use_uas_driver() with its own entry's flags:
+	 * IGNORE_UAS there keeps the device on usb-storage whatever uas's
+	 * table says.  The parameter replaces it there too.  Its other
+	 * flags are usb-storage's business, not the uas verdict's.
+	 */
+	if (uas_candidate && f->devs_match && !f->param_match &&
+	    (f->devs_flags & QUIRKS_FL_IGNORE_UAS) &&
+	    !(fs->flags & QUIRKS_FL_IGNORE_UAS))
+		uas_flagset_add(fs, QUIRKS_FL_IGNORE_UAS,
+				UAS_QUIRK_BUILTIN_DEVS);
 	b = uas_flag_bit(QUIRKS_FL_IGNORE_UAS);
 	if (fs->asmedia && fs->source[b] != UAS_QUIRK_DETECT)
 		fs->asmedia = false;
@@ -275,6 +291,14 @@ static void uas_decide_ignored(const struct uas_facts *f,
 			 f->param_entry, src == UAS_QUIRK_CMDLINE ?
 			 "kernel command line" :
 			 "/etc/modprobe.d or /sys/module/usb_storage/parameters/quirks");
+		break;
+	case UAS_QUIRK_BUILTIN_DEVS:
+		uas_text(v->detail,
+			 "The kernel disables UAS for %04x:%04x on purpose: usb-storage's own table (unusual_devs.h) sets IGNORE_UAS for it, so usb-storage, which probes first, keeps the device instead of stepping back for uas, because UAS was reported broken on this device.",
+			 f->vid, f->pid);
+		uas_text(v->next_step,
+			 "Keep it. Only to test a newer firmware: boot with usb-storage.quirks=%04x:%04x: (no flags: replaces the built-in ones) and replug.",
+			 f->vid, f->pid);
 		break;
 	case UAS_QUIRK_BUILTIN:
 	case UAS_QUIRK_DETECT:

@@ -42,6 +42,7 @@ enum uas_driver_state {
 /* Where a quirk flag came from. */
 enum uas_quirk_source {
 	UAS_QUIRK_BUILTIN,	/* unusual_uas.h */
+	UAS_QUIRK_BUILTIN_DEVS,	/* unusual_devs.h, usb-storage's own table */
 	UAS_QUIRK_DETECT,	/* added by code in uas-detect.h */
 	UAS_QUIRK_PARAM,	/* usb-storage "quirks" module parameter */
 	UAS_QUIRK_CMDLINE,	/* the same, given on the kernel command line */
@@ -66,6 +67,12 @@ struct uas_facts {
 	/* Quirks: built in (unusual_uas.h) and the module parameter. */
 	bool builtin_match;
 	unsigned long builtin_flags;
+	/*
+	 * usb-storage's entry (unusual_devs.h), which its probe hands to
+	 * uas_use_uas_driver(); only its IGNORE_UAS concerns the verdict
+	 */
+	bool devs_match;
+	unsigned long devs_flags;
 	bool param_match;
 	unsigned long param_flags;
 	bool param_from_cmdline;	/* same entry is on /proc/cmdline */

@@ -5,7 +5,7 @@
  *
  * Data flow: sysfs_usb (chain, drivers, speed, raw descriptors) ->
  * usbdesc (UAS alt setting, pipe-usage, streams) + quirks (unusual_uas
- * table, module parameter, command line) + host controller evidence
+ * and unusual_devs IGNORE_UAS tables, module parameter, command line) + host controller evidence
  * (data tables, xhci_hcd module parameter, debugfs) -> struct uas_facts ->
  * uas_decide() -> struct uas_verdict -> JSON / text.
  *
@@ -230,9 +230,12 @@ static void uas_probe_quirks(struct uas_probe *p)
 	int ret, have_param;
 	const char *src;
 
-	if (quirks_builtin_lookup(f->vid, f->pid, f->bcd_device,
-				  &f->builtin_flags, &src) == 1)
+	if (quirks_builtin_lookup(QUIRKS_TABLE_UAS, f->vid, f->pid,
+				  f->bcd_device, &f->builtin_flags, &src) == 1)
 		f->builtin_match = true;
+	if (quirks_builtin_lookup(QUIRKS_TABLE_DEVS, f->vid, f->pid,
+				  f->bcd_device, &f->devs_flags, &src) == 1)
+		f->devs_match = true;
 
 	ret = sysfs_usb_read_text("/sys/module/usb_storage/parameters/quirks",
 				  param, sizeof(param));

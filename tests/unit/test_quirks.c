@@ -121,27 +121,51 @@ static void test_quirks_builtin(void **state)
 	unsigned long f = 0;
 
 	(void)state;
-	assert_int_equal(quirks_builtin_lookup(0x152d, 0x0578, 0x0100, &f,
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x152d, 0x0578, 0x0100, &f,
 					       &src), 1);
 	assert_int_equal(f, QUIRKS_FL_BROKEN_FUA);
 	assert_non_null(strstr(src, "unusual_uas.h"));
-	assert_int_equal(quirks_builtin_lookup(0x152d, 0x0567, 0x5203, &f,
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x152d, 0x0567, 0x5203, &f,
 					       NULL), 1);
 	assert_int_equal(f, QUIRKS_FL_BROKEN_FUA | QUIRKS_FL_NO_REPORT_OPCODES);
-	assert_int_equal(quirks_builtin_lookup(0x0781, 0x55e8, 0x0001, &f,
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x0781, 0x55e8, 0x0001, &f,
 					       NULL), 1);
 	assert_int_equal(f, QUIRKS_FL_IGNORE_UAS);
 	/* Apricorn 0984:0301 only for bcdDevice 0x0128 */
-	assert_int_equal(quirks_builtin_lookup(0x0984, 0x0301, 0x0128, &f,
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x0984, 0x0301, 0x0128, &f,
 					       NULL), 1);
-	assert_int_equal(quirks_builtin_lookup(0x0984, 0x0301, 0x0129, &f,
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x0984, 0x0301, 0x0129, &f,
 					       NULL), 0);
 	/* Initio up to 0x0309 */
-	assert_int_equal(quirks_builtin_lookup(0x13fd, 0x3940, 0x0310, &f,
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x13fd, 0x3940, 0x0310, &f,
 					       NULL), 0);
-	assert_int_equal(quirks_builtin_lookup(0x46f4, 0x0003, 0, &f, NULL),
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x46f4, 0x0003, 0, &f, NULL),
 			 0);
-	assert_int_equal(quirks_builtin_lookup(1, 2, 3, NULL, NULL), -EINVAL);
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 1, 2, 3, NULL,
+					       NULL), -EINVAL);
+
+	/*
+	 * usb-storage's IGNORE_UAS entries (unusual_devs.h), apart from
+	 * uas's: VIA VL817 is in usb-storage's table only
+	 */
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x2109,
+					       0x0715, 0x0100, &f, NULL), 0);
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_DEVS, 0x2109,
+					       0x0715, 0x0100, &f, &src), 1);
+	assert_int_equal(f, QUIRKS_FL_IGNORE_UAS);
+	assert_non_null(strstr(src, "unusual_devs.h"));
+	/* JMicron 357d:7788: in both, with each table's own flags */
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_DEVS, 0x357d,
+					       0x7788, 0x0114, &f, NULL), 1);
+	assert_int_equal(f, QUIRKS_FL_BROKEN_FUA | QUIRKS_FL_IGNORE_UAS);
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_DEVS, 0x357d,
+					       0x7788, 0x0115, &f, NULL), 0);
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, 0x357d,
+					       0x7788, 0x0115, &f, NULL), 1);
+	assert_int_equal(f, QUIRKS_FL_NO_REPORT_OPCODES | QUIRKS_FL_IGNORE_UAS);
+	/* the usb-storage table holds only what concerns UAS */
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_DEVS, 0x0781,
+					       0x55e8, 0x0001, &f, NULL), 0);
 }
 
 static void test_quirks_format(void **state)

@@ -161,6 +161,38 @@ static void test_uas_quirk_sources(void **state)
 	assert_int_equal(decide(&f, &v), UAS_REASON_UNKNOWN);
 	assert_int_equal(v.flags, 0);
 
+	/*
+	 * VIA VL817 (2109:0715): IGNORE_UAS in usb-storage's unusual_devs.h
+	 * only, none in unusual_uas.h; usb-storage probes first and keeps it
+	 */
+	base(&f);
+	f.vid = 0x2109;
+	f.pid = 0x0715;
+	strcpy(f.driver, "usb-storage");
+	assert_int_equal(quirks_builtin_lookup(QUIRKS_TABLE_UAS, f.vid, f.pid,
+					       f.bcd_device, &f.builtin_flags,
+					       NULL), 0);
+	f.devs_match = quirks_builtin_lookup(QUIRKS_TABLE_DEVS, f.vid, f.pid,
+					     f.bcd_device, &f.devs_flags,
+					     NULL) == 1;
+	assert_true(f.devs_match);
+	assert_int_equal(decide(&f, &v), UAS_REASON_QUIRK_IGNORE_UAS);
+	assert_true(has_quirk(&v, QUIRKS_FL_IGNORE_UAS,
+			      UAS_QUIRK_BUILTIN_DEVS));
+	assert_non_null(strstr(v.detail, "unusual_devs.h"));
+	assert_non_null(strstr(v.next_step, "usb-storage.quirks=2109:0715:"));
+	/* ...and a parameter entry replaces it there too */
+	f.param_match = true;
+	f.param_flags = 0;
+	strcpy(f.param_entry, "2109:0715:");
+	f.driver[0] = '\0';
+	assert_int_not_equal(decide(&f, &v), UAS_REASON_QUIRK_IGNORE_UAS);
+	assert_int_equal(v.flags, 0);
+	/* a device that offers no UAS never reaches the quirks */
+	f.param_match = false;
+	f.has_uas_alt = false;
+	assert_int_equal(decide(&f, &v), UAS_REASON_NO_UAS_ALTSETTING);
+
 	/* RTL9210 sold as HIKSEMI MD202: IGNORE_UAS by code (since 6.0) */
 	base(&f);
 	f.vid = 0x0bda;

@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "devspec.h"
+#include "quirks.h"
 #include "sysfs_usb.h"
 #include "uas_probe.h"
 
@@ -59,6 +60,8 @@ static const struct fixture_case cases[] = {
 	  "usb-storage", "Intel 100 Series/C230 (Sunrise Point-H) PCH", 2 },
 	{ "samsung-t5-param-quirk", "4-1:1.0", "quirk-ignore-uas", "sdg",
 	  "usb-storage", "ASMedia ASM1142", 1 },
+	{ "vl817-devs-ignore-uas", "2-2:1.0", "quirk-ignore-uas", "sda",
+	  "usb-storage", "Intel 100 Series/C230 (Sunrise Point-H) PCH", 1 },
 	{ "asm105x-maxpower36", "8-1:1.0", "asmedia-heuristic", "sdb",
 	  "usb-storage", NULL, 1 },
 	{ "t5-dwc2-no-sg", "1-1.2:1.0", "hcd-no-sg", "sda", "usb-storage",
@@ -202,6 +205,16 @@ static void test_probe_details(void **state)
 	assert_string_equal(p->sys.hubs[1].name, "2-1");
 	assert_int_equal(p->verdict.nquirks, 1);
 	assert_int_equal(p->verdict.quirks[0].source, UAS_QUIRK_BUILTIN);
+	uas_probe_free(p);
+
+	/* VIA VL817: IGNORE_UAS from usb-storage's unusual_devs.h only */
+	use_fixture("vl817-devs-ignore-uas");
+	assert_int_equal(uas_probe_iface("2-2:1.0", p), 0);
+	assert_false(p->facts.builtin_match);
+	assert_true(p->facts.devs_match);
+	assert_int_equal(p->verdict.nquirks, 1);
+	assert_int_equal(p->verdict.quirks[0].flag, QUIRKS_FL_IGNORE_UAS);
+	assert_int_equal(p->verdict.quirks[0].source, UAS_QUIRK_BUILTIN_DEVS);
 	uas_probe_free(p);
 
 	/* what could not be read is said */
