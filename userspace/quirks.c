@@ -21,54 +21,69 @@
 #include "datatab.h"
 #include "quirks.h"
 
-/* Letters as in usb_stor_adjust_quirks() of linux-6.1; older kernels lack some */
+/*
+ * Letters as in usb_stor_adjust_quirks() (drivers/usb/storage/usb.c; the
+ * same letters in linux 5.10, 6.1, 6.12 and 7.3).  Which driver acts on
+ * each flag is read from the same versions: uas.c (uas_queuecommand_lck,
+ * uas_target_alloc, uas_slave_alloc/configure) and uas-detect.h for uas;
+ * usb.c, scsiglue.c and transport.c for usb-storage.  A flag only
+ * usb-storage reads does nothing for a device on uas, and the other way
+ * round: usb-storage never sends REPORT SUPPORTED OPERATION CODES, REPORT
+ * LUNS or WRITE SAME, whatever its flags, so f, j and k matter under uas.
+ */
+#define QUIRKS_BOTH	(QUIRKS_BY_UAS | QUIRKS_BY_USB_STORAGE)
+#define QUIRKS_UAS	QUIRKS_BY_UAS
+#define QUIRKS_BOT	QUIRKS_BY_USB_STORAGE
+
 static const struct quirks_flag_info quirks_flags[] = {
-	{ QUIRKS_FL_SANE_SENSE, "SANE_SENSE", 'a',
-	  "sense data longer than 18 bytes is trusted" },
-	{ QUIRKS_FL_BAD_SENSE, "BAD_SENSE", 'b',
-	  "sense data is limited to 18 bytes" },
-	{ QUIRKS_FL_FIX_CAPACITY, "FIX_CAPACITY", 'c',
-	  "READ CAPACITY is taken as one block too large" },
-	{ QUIRKS_FL_NO_READ_DISC_INFO, "NO_READ_DISC_INFO", 'd',
-	  "READ DISC INFO is not sent" },
+	{ QUIRKS_FL_SANE_SENSE, "SANE_SENSE", 'a', QUIRKS_BOT,
+	  "usb-storage asks for the full sense data, not only 18 bytes; uas ignores it (UAS sense comes in its status)" },
+	{ QUIRKS_FL_BAD_SENSE, "BAD_SENSE", 'b', QUIRKS_BOT,
+	  "usb-storage asks for 18 bytes of sense data at most; uas ignores it" },
+	{ QUIRKS_FL_FIX_CAPACITY, "FIX_CAPACITY", 'c', QUIRKS_BOTH,
+	  "READ CAPACITY is taken as one block too many and the last block dropped (uas and usb-storage)" },
+	{ QUIRKS_FL_NO_READ_DISC_INFO, "NO_READ_DISC_INFO", 'd', QUIRKS_BOT,
+	  "usb-storage sends no READ DISC INFORMATION to a CD-type device; uas ignores it" },
 	{ QUIRKS_FL_NO_READ_CAPACITY_16, "NO_READ_CAPACITY_16", 'e',
-	  "READ CAPACITY(16) is not sent" },
-	{ QUIRKS_FL_NO_REPORT_OPCODES, "NO_REPORT_OPCODES", 'f',
-	  "REPORT SUPPORTED OPERATION CODES is not sent (UAS kept)" },
-	{ QUIRKS_FL_MAX_SECTORS_240, "MAX_SECTORS_240", 'g',
-	  "transfers are limited to 240 sectors (120 KiB): slower, UAS kept" },
+	  QUIRKS_BOTH,
+	  "READ CAPACITY(16) is not sent (uas and usb-storage)" },
+	{ QUIRKS_FL_NO_REPORT_OPCODES, "NO_REPORT_OPCODES", 'f', QUIRKS_UAS,
+	  "uas sends no REPORT SUPPORTED OPERATION CODES (UAS kept); usb-storage never sends it anyway" },
+	{ QUIRKS_FL_MAX_SECTORS_240, "MAX_SECTORS_240", 'g', QUIRKS_UAS,
+	  "uas limits transfers to 240 sectors (120 KiB): slower, UAS kept; usb-storage ignores it; uas-detect.h also sets it for the ASM1053" },
 	{ QUIRKS_FL_CAPACITY_HEURISTICS, "CAPACITY_HEURISTICS", 'h',
-	  "odd capacities are rounded down" },
-	{ QUIRKS_FL_IGNORE_DEVICE, "IGNORE_DEVICE", 'i',
-	  "no storage driver binds at all" },
-	{ QUIRKS_FL_NO_REPORT_LUNS, "NO_REPORT_LUNS", 'j',
-	  "REPORT LUNS is not sent" },
-	{ QUIRKS_FL_NO_SAME, "NO_SAME", 'k',
-	  "WRITE SAME is not sent" },
-	{ QUIRKS_FL_NOT_LOCKABLE, "NOT_LOCKABLE", 'l',
-	  "PREVENT/ALLOW MEDIUM REMOVAL is not sent" },
-	{ QUIRKS_FL_MAX_SECTORS_64, "MAX_SECTORS_64", 'm',
-	  "transfers are limited to 64 sectors" },
-	{ QUIRKS_FL_INITIAL_READ10, "INITIAL_READ10", 'n',
-	  "the first READ(10) is retried" },
-	{ QUIRKS_FL_CAPACITY_OK, "CAPACITY_OK", 'o',
-	  "READ CAPACITY is trusted" },
-	{ QUIRKS_FL_WRITE_CACHE, "WRITE_CACHE", 'p',
-	  "a write cache is assumed" },
-	{ QUIRKS_FL_IGNORE_RESIDUE, "IGNORE_RESIDUE", 'r',
-	  "the residue the device reports is ignored" },
-	{ QUIRKS_FL_SINGLE_LUN, "SINGLE_LUN", 's',
-	  "only LUN 0 is used" },
-	{ QUIRKS_FL_NO_ATA_1X, "NO_ATA_1X", 't',
-	  "ATA PASS-THROUGH(12/16) is refused: SAT pass-through, so smartctl -d sat and hdparm, do not work (UAS kept)" },
-	{ QUIRKS_FL_IGNORE_UAS, "IGNORE_UAS", 'u',
+	  QUIRKS_BOTH,
+	  "an odd READ CAPACITY is taken as one block too many (uas and usb-storage)" },
+	{ QUIRKS_FL_IGNORE_DEVICE, "IGNORE_DEVICE", 'i', QUIRKS_BOT,
+	  "usb-storage refuses the device (\"device ignored\"); uas does not check it, so a device that offers UAS still binds to uas" },
+	{ QUIRKS_FL_NO_REPORT_LUNS, "NO_REPORT_LUNS", 'j', QUIRKS_UAS,
+	  "uas sends no REPORT LUNS (LUNs are scanned one by one); usb-storage never sends it anyway" },
+	{ QUIRKS_FL_NO_SAME, "NO_SAME", 'k', QUIRKS_UAS,
+	  "uas sends no WRITE SAME; usb-storage never sends it anyway" },
+	{ QUIRKS_FL_NOT_LOCKABLE, "NOT_LOCKABLE", 'l', QUIRKS_BOT,
+	  "usb-storage sends no PREVENT/ALLOW MEDIUM REMOVAL; uas ignores it" },
+	{ QUIRKS_FL_MAX_SECTORS_64, "MAX_SECTORS_64", 'm', QUIRKS_BOTH,
+	  "transfers are limited to 64 sectors (32 KiB) (uas and usb-storage)" },
+	{ QUIRKS_FL_INITIAL_READ10, "INITIAL_READ10", 'n', QUIRKS_BOT,
+	  "usb-storage retries the first READ(10), and one that fails after one succeeded; uas ignores it" },
+	{ QUIRKS_FL_CAPACITY_OK, "CAPACITY_OK", 'o', QUIRKS_BOT,
+	  "usb-storage trusts READ CAPACITY (no capacity guess, no last-sector workaround); uas ignores it" },
+	{ QUIRKS_FL_WRITE_CACHE, "WRITE_CACHE", 'p', QUIRKS_BOT,
+	  "usb-storage has sd assume a write-back cache when the caching mode page cannot be read, so flushes send SYNCHRONIZE CACHE; uas ignores it (y does it there)" },
+	{ QUIRKS_FL_IGNORE_RESIDUE, "IGNORE_RESIDUE", 'r', QUIRKS_BOT,
+	  "usb-storage ignores the residue in the device's Bulk-Only status (CSW); uas ignores it" },
+	{ QUIRKS_FL_SINGLE_LUN, "SINGLE_LUN", 's', QUIRKS_BOT,
+	  "usb-storage uses LUN 0 only and sends no GET MAX LUN; uas ignores it" },
+	{ QUIRKS_FL_NO_ATA_1X, "NO_ATA_1X", 't', QUIRKS_BOTH,
+	  "ATA PASS-THROUGH(12/16) is refused: SAT pass-through, so smartctl -d sat and hdparm, do not work (uas and usb-storage; UAS kept)" },
+	{ QUIRKS_FL_IGNORE_UAS, "IGNORE_UAS", 'u', QUIRKS_BOTH,
 	  "the uas driver is not used; usb-storage (Bulk-Only) binds instead" },
-	{ QUIRKS_FL_NO_WP_DETECT, "NO_WP_DETECT", 'w',
-	  "write protection is not queried" },
-	{ QUIRKS_FL_ALWAYS_SYNC, "ALWAYS_SYNC", 'y',
-	  "the device lies about its cache: every write is synced" },
-	{ QUIRKS_FL_BROKEN_FUA, "BROKEN_FUA", 0,
-	  "FUA (force unit access) is not used in READ/WRITE (UAS kept)" },
+	{ QUIRKS_FL_NO_WP_DETECT, "NO_WP_DETECT", 'w', QUIRKS_BOTH,
+	  "write protection is not queried (MODE SENSE page 3f skipped; uas and usb-storage)" },
+	{ QUIRKS_FL_ALWAYS_SYNC, "ALWAYS_SYNC", 'y', QUIRKS_BOTH,
+	  "the device lies about its cache: sd reads no caching or write-protect mode page and assumes a write-back cache, so flushes send SYNCHRONIZE CACHE (uas and usb-storage)" },
+	{ QUIRKS_FL_BROKEN_FUA, "BROKEN_FUA", 0, QUIRKS_BOTH,
+	  "FUA (force unit access) is not used in READ/WRITE (uas and usb-storage; UAS kept)" },
 };
 
 #define QUIRKS_NFLAGS (sizeof(quirks_flags) / sizeof(quirks_flags[0]))

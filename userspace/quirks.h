@@ -52,11 +52,16 @@
 	QUIRKS_FL_MAX_SECTORS_240 | QUIRKS_FL_NO_REPORT_LUNS | \
 	QUIRKS_FL_ALWAYS_SYNC | QUIRKS_FL_NO_SAME)
 
+/* Which driver acts on a flag (quirks_flag_info.drivers) */
+#define QUIRKS_BY_UAS		0x1u	/* uas.c or uas-detect.h */
+#define QUIRKS_BY_USB_STORAGE	0x2u	/* usb.c, scsiglue.c, transport.c */
+
 struct quirks_flag_info {
 	unsigned long flag;
 	const char *name;	/* "IGNORE_UAS", the US_FL_ name */
 	char letter;		/* for "quirks=", 0 if it has none */
-	const char *effect;	/* one line for people */
+	unsigned int drivers;	/* QUIRKS_BY_*: who reads the flag */
+	const char *effect;	/* one line for people, naming the drivers */
 };
 
 const struct quirks_flag_info *quirks_flag_info(unsigned long flag);

@@ -88,6 +88,93 @@ static void test_quirks_letters(void **state)
 	assert_int_equal(quirks_flag_from_name("NOPE"), 0);
 }
 
+/*
+ * Every letter of usb_stor_adjust_quirks() (5.10 to 7.3), and the driver
+ * that acts on each flag as uas.c, uas-detect.h, usb.c, scsiglue.c and
+ * transport.c show it; the effect text must say so.
+ */
+static void test_quirks_drivers(void **state)
+{
+#define BOTH (QUIRKS_BY_UAS | QUIRKS_BY_USB_STORAGE)
+#define UAS QUIRKS_BY_UAS
+#define BOT QUIRKS_BY_USB_STORAGE
+	static const struct {
+		char c;
+		unsigned long f;
+		unsigned int drivers;
+	} kernel[] = {
+		{ 'a', QUIRKS_FL_SANE_SENSE, BOT },
+		{ 'b', QUIRKS_FL_BAD_SENSE, BOT },
+		{ 'c', QUIRKS_FL_FIX_CAPACITY, BOTH },
+		{ 'd', QUIRKS_FL_NO_READ_DISC_INFO, BOT },
+		{ 'e', QUIRKS_FL_NO_READ_CAPACITY_16, BOTH },
+		{ 'f', QUIRKS_FL_NO_REPORT_OPCODES, UAS },
+		{ 'g', QUIRKS_FL_MAX_SECTORS_240, UAS },
+		{ 'h', QUIRKS_FL_CAPACITY_HEURISTICS, BOTH },
+		{ 'i', QUIRKS_FL_IGNORE_DEVICE, BOT },
+		{ 'j', QUIRKS_FL_NO_REPORT_LUNS, UAS },
+		{ 'k', QUIRKS_FL_NO_SAME, UAS },
+		{ 'l', QUIRKS_FL_NOT_LOCKABLE, BOT },
+		{ 'm', QUIRKS_FL_MAX_SECTORS_64, BOTH },
+		{ 'n', QUIRKS_FL_INITIAL_READ10, BOT },
+		{ 'o', QUIRKS_FL_CAPACITY_OK, BOT },
+		{ 'p', QUIRKS_FL_WRITE_CACHE, BOT },
+		{ 'r', QUIRKS_FL_IGNORE_RESIDUE, BOT },
+		{ 's', QUIRKS_FL_SINGLE_LUN, BOT },
+		{ 't', QUIRKS_FL_NO_ATA_1X, BOTH },
+		{ 'u', QUIRKS_FL_IGNORE_UAS, BOTH },
+		{ 'w', QUIRKS_FL_NO_WP_DETECT, BOTH },
+		{ 'y', QUIRKS_FL_ALWAYS_SYNC, BOTH },
+	};
+#undef BOTH
+#undef UAS
+#undef BOT
+	const struct quirks_flag_info *qi, *t;
+	size_t i, n, nletters = 0;
+	unsigned long f;
+	char param[16];
+
+	(void)state;
+	for (i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++) {
+		snprintf(param, sizeof(param), "1:2:%c", kernel[i].c);
+		assert_int_equal(quirks_param_lookup(param, 1, 2, &f, NULL, 0),
+				 1);
+		assert_int_equal(f, kernel[i].f);
+		qi = quirks_flag_info(kernel[i].f);
+		assert_non_null(qi);
+		assert_int_equal(qi->letter, kernel[i].c);
+		assert_int_equal(qi->drivers, kernel[i].drivers);
+	}
+	/* letters the kernel does not know are ignored, as it does */
+	assert_int_equal(quirks_param_lookup("1:2:qvxz", 1, 2, &f, NULL, 0),
+			 1);
+	assert_int_equal(f, 0);
+
+	t = quirks_flag_table(&n);
+	for (i = 0; i < n; i++) {
+		bool uas_no = strstr(t[i].effect, "uas ignores it") ||
+			      strstr(t[i].effect, "uas does not check it");
+		bool bot_no = strstr(t[i].effect, "usb-storage ignores it") ||
+			      strstr(t[i].effect, "usb-storage never sends");
+
+		nletters += t[i].letter != 0;
+		assert_true(t[i].drivers);
+		assert_int_equal(uas_no, !(t[i].drivers & QUIRKS_BY_UAS));
+		assert_int_equal(bot_no,
+				 !(t[i].drivers & QUIRKS_BY_USB_STORAGE));
+	}
+	assert_int_equal(nletters, sizeof(kernel) / sizeof(kernel[0]));
+
+	/* i: uas_probe() never looks at IGNORE_DEVICE */
+	qi = quirks_flag_info(QUIRKS_FL_IGNORE_DEVICE);
+	assert_non_null(strstr(qi->effect, "still binds to uas"));
+	/* y: a write-back cache is assumed, so flushes sync; not per write */
+	qi = quirks_flag_info(QUIRKS_FL_ALWAYS_SYNC);
+	assert_non_null(strstr(qi->effect, "SYNCHRONIZE CACHE"));
+	assert_non_null(strstr(qi->effect, "write-back"));
+	assert_null(strstr(qi->effect, "every write"));
+}
+
 static void test_quirks_cmdline(void **state)
 {
 	char v[64];
@@ -190,6 +277,7 @@ int main(void)
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quirks_param),
 		cmocka_unit_test(test_quirks_letters),
+		cmocka_unit_test(test_quirks_drivers),
 		cmocka_unit_test(test_quirks_cmdline),
 		cmocka_unit_test(test_quirks_builtin),
 		cmocka_unit_test(test_quirks_format),
