@@ -818,7 +818,8 @@ static const char *cmd_analyze_bridge(const struct classify_device *d)
 						(unsigned int)d->vid,
 						(unsigned int)d->pid) : -1;
 
-	return r >= 0 ? datatab_cell(&datatab_bridges, (unsigned int)r, 2) :
+	return r >= 0 ? datatab_cell(&datatab_bridges, (unsigned int)r,
+				     DATATAB_BRIDGE_CHIP) :
 	       NULL;
 }
 

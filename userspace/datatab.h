@@ -35,6 +35,15 @@ int datatab_find_hex2(const struct datatab *t, unsigned int a,
 int datatab_find_str(const struct datatab *t, unsigned int col,
 		     const char *s);
 
+/* The columns of data/bridges.tsv. */
+enum datatab_bridge_col {
+	DATATAB_BRIDGE_VID,
+	DATATAB_BRIDGE_PID,
+	DATATAB_BRIDGE_CHIP,
+	DATATAB_BRIDGE_USB_IDS,		/* the name usb.ids gives, "-" none */
+	DATATAB_BRIDGE_SOURCE,
+};
+
 /* The columns of data/xhci-cc.tsv. */
 enum datatab_cc_col {
 	DATATAB_CC_CODE,

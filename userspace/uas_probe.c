@@ -437,9 +437,11 @@ int uas_probe_iface(const char *iface, struct uas_probe *p)
 
 	row = datatab_find_hex2(&datatab_bridges, f->vid, f->pid);
 	if (row >= 0) {
-		p->bridge = datatab_cell(&datatab_bridges, (unsigned int)row, 2);
+		p->bridge = datatab_cell(&datatab_bridges, (unsigned int)row,
+					 DATATAB_BRIDGE_CHIP);
 		p->bridge_source = datatab_cell(&datatab_bridges,
-						(unsigned int)row, 3);
+						(unsigned int)row,
+						DATATAB_BRIDGE_SOURCE);
 	}
 	uas_probe_descriptors(p);
 	uas_probe_quirks(p);
