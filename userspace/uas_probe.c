@@ -267,6 +267,23 @@ static void uas_probe_quirks(struct uas_probe *p)
 	}
 }
 
+/**
+ * uas_probe_max_psa() - the Primary Stream Array size an xHCI offers
+ * @hccparams1: its HCCPARAMS1 register
+ *
+ * MaxPSASize (bits 15:12) is an exponent: 2^(MaxPSASize + 1) entries, as
+ * the kernel's HCC_MAX_PSA() (xhci-caps.h; in 7.3 GET_MAX_PSA_SIZE()).
+ * The kernel gives a controller streams when the size is at least 4,
+ * that is a field of 1 or more; 0 (2 entries) means no streams (the
+ * comment in xhci_alloc_streams()).
+ *
+ * Return: the number of entries, 2 to 65536.
+ */
+unsigned int uas_probe_max_psa(unsigned long hccparams1)
+{
+	return 1u << (((hccparams1 >> 12) & 0xf) + 1);
+}
+
 static void uas_probe_hcd(struct uas_probe *p)
 {
 	struct sysfs_usb_hcd *h = &p->sys.hcd;
@@ -347,19 +364,23 @@ static void uas_probe_hcd(struct uas_probe *p)
 			 h->pci_vendor, h->pci_device);
 		return;
 	}
-	/* debugfs, root only: MaxPSASize < 4 means no streams (xhci.c) */
+	/*
+	 * debugfs, root only: HCCPARAMS1 MaxPSASize, tested as the kernel
+	 * does (xhci-pci.c, xhci-plat.c: HCC_MAX_PSA() >= 4)
+	 */
 	snprintf(rel, sizeof(rel), "/sys/kernel/debug/usb/xhci/%s/reg-cap",
 		 h->name);
 	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) > 0 &&
 	    (line = strstr(buf, "HCCPARAMS1 = "))) {
 		unsigned long v = strtoul(line + 13, NULL, 16);
-		unsigned int psa = (unsigned int)(v >> 12) & 0xf;
+		unsigned int field = (unsigned int)(v >> 12) & 0xf;
+		unsigned int psa = uas_probe_max_psa(v);
 
 		f->hcd_streams = psa >= 4 ? UAS_YES : UAS_NO;
 		snprintf(f->hcd_streams_evidence,
 			 sizeof(f->hcd_streams_evidence),
-			 "debugfs HCCPARAMS1 MaxPSASize %u (%s 4)%s", psa,
-			 psa >= 4 ? ">=" : "<",
+			 "debugfs HCCPARAMS1 MaxPSASize %u: %u stream array entries (%s 4)%s",
+			 field, psa, psa >= 4 ? ">=" : "<",
 			 row >= 0 ? "; chip without XHCI_BROKEN_STREAMS" : "");
 		return;
 	}

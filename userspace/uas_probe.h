@@ -31,6 +31,7 @@ struct uas_probe {
 	unsigned int nunreadable;
 };
 
+unsigned int uas_probe_max_psa(unsigned long hccparams1);
 int uas_probe_iface(const char *iface, struct uas_probe *p);
 void uas_probe_free(struct uas_probe *p);
 

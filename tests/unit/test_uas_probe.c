@@ -70,6 +70,8 @@ static const struct fixture_case cases[] = {
 	  "usb-storage", "ASMedia ASM1042", 1 },
 	{ "t5-uas-driver-missing", "4-1:1.0", "uas-driver-missing", "", "",
 	  "ASMedia ASM1142", 1 },
+	{ "t5-platform-psa4", "8-1:1.0", "uas-driver-missing", "", "", NULL,
+	  1 },
 	{ "t5-no-descriptors", "4-1:1.0", "unknown", "sdg", "usb-storage",
 	  "ASMedia ASM1142", 1 },
 };
@@ -217,6 +219,14 @@ static void test_probe_details(void **state)
 	assert_int_equal(p->verdict.quirks[0].source, UAS_QUIRK_BUILTIN_DEVS);
 	uas_probe_free(p);
 
+	/* MaxPSASize 1 in debugfs: 4 entries, streams as the kernel says */
+	use_fixture("t5-platform-psa4");
+	assert_int_equal(uas_probe_iface("8-1:1.0", p), 0);
+	assert_int_equal(p->facts.hcd_streams, UAS_YES);
+	assert_non_null(strstr(p->facts.hcd_streams_evidence,
+			       "MaxPSASize 1: 4 stream array entries"));
+	uas_probe_free(p);
+
 	/* what could not be read is said */
 	use_fixture("t5-no-descriptors");
 	assert_int_equal(uas_probe_iface("4-1:1.0", p), 0);
@@ -324,6 +334,18 @@ static void test_probe_vanished(void **state)
 	free(p);
 }
 
+/* HCC_MAX_PSA(): 2^(MaxPSASize + 1); the kernel wants 4 or more */
+static void test_max_psa(void **state)
+{
+	(void)state;
+	assert_int_equal(uas_probe_max_psa(0x00000000), 2);	/* none */
+	assert_int_equal(uas_probe_max_psa(0x0220106d), 4);
+	assert_int_equal(uas_probe_max_psa(0x00003000), 16);
+	assert_int_equal(uas_probe_max_psa(0x200077c1), 256);
+	assert_int_equal(uas_probe_max_psa(0x0000f000), 65536);
+	assert_int_equal(uas_probe_max_psa(0xffff0fff), 2);	/* other bits */
+}
+
 static void test_sysfs_helpers(void **state)
 {
 	char buf[8];
@@ -378,6 +400,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_probe_details, teardown_root),
 		cmocka_unit_test_teardown(test_probe_select, teardown_root),
 		cmocka_unit_test_teardown(test_probe_vanished, teardown_root),
+		cmocka_unit_test(test_max_psa),
 		cmocka_unit_test_teardown(test_sysfs_helpers, teardown_root),
 		cmocka_unit_test_teardown(test_verdicts_json, teardown_root),
 	};
