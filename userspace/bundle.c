@@ -586,7 +586,7 @@ static void bundle_devices(struct bundle_ctx *c, struct util_str *b)
 {
 	const struct recording *r = c->r;
 	unsigned int i;
-	char serial[80];
+	char serial[80], speed[32];
 
 	bundle_printf(b, "# USB disks of the recording (its device events), "
 		      "in the manner of lsusb.\n");
@@ -602,9 +602,11 @@ static void bundle_devices(struct bundle_ctx *c, struct util_str *b)
 			      d->busnum, d->devnum, dv->vid, dv->pid);
 		bundle_put_scrubbed(c, b, dv->product, strlen(dv->product));
 		bundle_printf(b, "\n  port path     %s\n  disk          %s\n"
-			      "  speed         %u Mbit/s\n  driver        %s\n"
+			      "  speed         %s\n  driver        %s\n"
 			      "  iSerial       %s\n  host          %s (%s)\n",
-			      d->usb, d->disk, dv->speed_mbps, dv->driver,
+			      d->usb, d->disk,
+			      util_format_speed(speed, sizeof(speed),
+						dv->speed_mbps), dv->driver,
 			      serial[0] ? serial : "(none)", dv->hcd,
 			      dv->hcd_driver);
 	}

@@ -124,10 +124,14 @@ static const char *cmd_uas_tristate(enum uas_tristate t)
 static void cmd_uas_print_dev(const struct sysfs_usb_dev *d, int depth,
 			      const char *extra)
 {
-	printf("%*s|__ %s [%04x:%04x]%s%s, %sM%s%s\n", 4 * depth, "",
+	char speed[32] = "speed unknown";
+
+	/* sysfs_usb_parse_speed(): 1 for "1.5", 0 for nothing we can read */
+	if (d->speed_mbps)
+		snprintf(speed, sizeof(speed), "%sM", d->speed);
+	printf("%*s|__ %s [%04x:%04x]%s%s, %s%s%s\n", 4 * depth, "",
 	       d->name, d->vid, d->pid, d->product[0] ? " " : "", d->product,
-	       d->speed[0] ? d->speed : "?", extra ? "; " : "",
-	       extra ? extra : "");
+	       speed, extra ? "; " : "", extra ? extra : "");
 }
 
 /* One interface as a branch of a tree like "lsusb -t". */
@@ -166,6 +170,9 @@ static void cmd_uas_print_text(const struct uas_probe *p)
 	       f->has_uas_alt ? "yes" : "no");
 	if (f->has_uas_alt && f->speed_mbps >= 5000)
 		printf(" (alt %u, %u streams)", f->uas_alt, f->max_streams);
+	else if (f->has_uas_alt && !f->speed_mbps)
+		printf(" (alt %u, %u streams; link speed unknown)", f->uas_alt,
+		       f->max_streams);
 	else if (f->has_uas_alt)
 		printf(" (alt %u; no streams below SuperSpeed)", f->uas_alt);
 	printf("\n%*sverdict: %s\n", ind, "", uas_reason_name(v->reason));

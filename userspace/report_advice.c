@@ -5,6 +5,7 @@
  * hashed serials).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,20 +421,32 @@ static const char *report_json_s(struct json_object *o, const char *k)
 	return s ? s : "";
 }
 
-static int report_json_int(struct json_object *o, const char *k)
+/*
+ * "5000M", "1.5M" as lsusb -t has it, from the verdict's speed (a number,
+ * or null when sysfs gave none we could read), or "speed unknown".
+ */
+static const char *report_json_speed(struct json_object *o, char *buf,
+				     size_t len)
 {
 	struct json_object *v;
 
-	if (!o || !json_object_object_get_ex(o, k, &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return -1;
-	return (int)json_object_get_int64(v);
+	if (!o || !json_object_object_get_ex(o, "speed", &v) ||
+	    !(json_object_is_type(v, json_type_int) ||
+	      json_object_is_type(v, json_type_double)) ||
+	    json_object_get_double(v) <= 0)
+		snprintf(buf, len, "speed unknown");
+	else if (json_object_is_type(v, json_type_int))
+		snprintf(buf, len, "%" PRId64 "M", json_object_get_int64(v));
+	else
+		snprintf(buf, len, "%gM", json_object_get_double(v));
+	return buf;
 }
 
 bool report_topology(const struct recording *r, const char *disk, char *buf,
 		     size_t len)
 {
 	struct json_object *e = report_uas(r, disk), *hcd, *hubs;
+	char speed[32];
 	size_t i, off;
 	int n;
 
@@ -451,20 +464,23 @@ bool report_topology(const struct recording *r, const char *disk, char *buf,
 			struct json_object *h = json_object_array_get_idx(hubs,
 									  i);
 
-			n = snprintf(buf + off, len - off, " > %s %s:%s %s %dM",
+			n = snprintf(buf + off, len - off, " > %s %s:%s %s %s",
 				     report_json_s(h, "usb"),
 				     report_json_s(h, "vid"),
 				     report_json_s(h, "pid"),
 				     report_json_s(h, "product"),
-				     report_json_int(h, "speed"));
+				     report_json_speed(h, speed,
+						       sizeof(speed)));
 			if (n < 0 || (size_t)n >= len - off)
 				return true;
 			off += (size_t)n;
 		}
 	}
-	snprintf(buf + off, len - off, " > %s %s:%s %dM (%s)",
+	snprintf(buf + off, len - off, " > %s %s:%s %s (%s)",
 		 report_json_s(e, "usb"), report_json_s(e, "vid"),
-		 report_json_s(e, "pid"), report_json_int(e, "speed"), disk);
+		 report_json_s(e, "pid"), report_json_speed(e, speed,
+							     sizeof(speed)),
+		 disk);
 	return true;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "util.h"
 
 static void report_html_esc(FILE *f, const char *s)
 {
@@ -350,7 +351,7 @@ static void report_html_devices(FILE *f, const struct recording *r,
 		snprintf(buf, sizeof(buf), "%04x:%04x", dv->vid, dv->pid);
 		report_html_cell(f, d->have_device ? buf : "?");
 		report_html_cell(f, dv->product);
-		snprintf(buf, sizeof(buf), "%u Mbit/s", dv->speed_mbps);
+		util_format_speed(buf, sizeof(buf), dv->speed_mbps);
 		report_html_cell(f, d->have_device ? buf : "?");
 		report_html_cell(f, dv->driver);
 		snprintf(buf, sizeof(buf), "%s (%s)", dv->hcd, dv->hcd_driver);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "util.h"
 
 static void report_text_devices(FILE *f, const struct recording *r,
 				const struct report_opts *o)
@@ -23,7 +24,7 @@ static void report_text_devices(FILE *f, const struct recording *r,
 		const struct recording_disk *d = &r->disks[i];
 		struct json_object *uas = report_uas(r, d->disk);
 		const char *s;
-		char serial[80], topo[512];
+		char serial[80], topo[512], speed[32];
 
 		fprintf(f, "%s: usb %s", d->disk, d->usb[0] ? d->usb : "?");
 		if (d->busnum >= 0 && d->devnum >= 0)
@@ -33,9 +34,12 @@ static void report_text_devices(FILE *f, const struct recording *r,
 
 			report_serial(dv->serial, o->keep_serials, serial,
 				      sizeof(serial));
-			fprintf(f, " %04x:%04x \"%s\", %u Mbit/s, driver %s, "
+			fprintf(f, " %04x:%04x \"%s\", %s%s, driver %s, "
 				"host controller %s (%s), serial %s",
-				dv->vid, dv->pid, dv->product, dv->speed_mbps,
+				dv->vid, dv->pid, dv->product,
+				dv->speed_mbps ? "" : "speed ",
+				util_format_speed(speed, sizeof(speed),
+						  dv->speed_mbps),
 				dv->driver[0] ? dv->driver : "none",
 				dv->hcd[0] ? dv->hcd : "?",
 				dv->hcd_driver[0] ? dv->hcd_driver : "?",

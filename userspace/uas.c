@@ -85,6 +85,7 @@ struct uas_flagset {
 	unsigned long flags;
 	enum uas_quirk_source source[32];
 	bool asmedia;			/* the ASMedia code set IGNORE_UAS */
+	bool asmedia_speed;		/* ...would, were the speed known */
 };
 
 static void uas_flagset_add(struct uas_flagset *fs, unsigned long flags,
@@ -134,6 +135,12 @@ static void uas_compute_flags(const struct uas_facts *f, bool uas_candidate,
 		if (uas_is_asmedia_shared_id(f)) {
 			if (f->max_power == 0) {
 				/* ASM1153: nothing */
+			} else if (!f->speed_mbps && f->status_streams != 32) {
+				/*
+				 * IGNORE_UAS below SuperSpeed, MAX_SECTORS_240
+				 * at it: an unknown speed leaves it open
+				 */
+				fs->asmedia_speed = true;
 			} else if (f->speed_mbps < 5000 ||
 				   f->status_streams == 32) {
 				uas_flagset_add(fs, QUIRKS_FL_IGNORE_UAS,
@@ -155,6 +162,7 @@ static void uas_compute_flags(const struct uas_facts *f, bool uas_candidate,
 	}
 	if (f->param_match) {
 		fs->flags &= ~QUIRKS_PARAM_MASK;
+		fs->asmedia_speed = false;
 		if (!(fs->flags & QUIRKS_FL_IGNORE_UAS))
 			fs->asmedia = false;
 		uas_flagset_add(fs, f->param_flags, psrc);
@@ -265,7 +273,7 @@ static void uas_decide_ignored(const struct uas_facts *f,
 
 	if (fs->asmedia) {
 		v->reason = UAS_REASON_ASMEDIA_HEURISTIC;
-		if (f->speed_mbps < 5000)
+		if (f->speed_mbps && f->speed_mbps < 5000)
 			uas_text(v->detail,
 				 "ASMedia bridge %04x:%04x with bMaxPower %u (not 0, so not an ASM1153) on a %u Mbit/s link: without stream counts the kernel assumes an ASM1051 with broken UAS and sets IGNORE_UAS (uas-detect.h).",
 				 f->vid, f->pid, f->max_power, f->speed_mbps);
@@ -369,6 +377,16 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 	}
 	if (fs.flags & QUIRKS_FL_IGNORE_UAS) {
 		uas_decide_ignored(f, &fs, v);
+		return 0;
+	}
+	if (fs.asmedia_speed) {
+		v->reason = UAS_REASON_UNKNOWN;
+		uas_text(v->detail,
+			 "ASMedia bridge %04x:%04x with bMaxPower %u (not 0, so not an ASM1153) whose status pipe offers %u streams, on a link of unknown speed: uas-detect.h sets IGNORE_UAS below SuperSpeed and MAX_SECTORS_240 at it, so the verdict depends on a speed usbtrail could not read; driver: %s.",
+			 f->vid, f->pid, f->max_power, f->status_streams,
+			 f->driver[0] ? f->driver : "none");
+		uas_text(v->next_step,
+			 "Read the speed with lsusb -t, or replug and look at the kernel log (dmesg | grep -i uas): \"UAS is ignored for this device\" is the heuristic.");
 		return 0;
 	}
 	if (f->hcd_sg == UAS_NO) {

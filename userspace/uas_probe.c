@@ -503,12 +503,13 @@ static json_object *uas_probe_hex(uint16_t v)
 	return json_object_new_string(b);
 }
 
+/* null when unknown: sysfs gave nothing, or "unknown" (speed_show()) */
 static json_object *uas_probe_speed(const char *speed, unsigned int mbps)
 {
-	if (!speed[0])
-		return NULL;
 	if (!strcmp(speed, "1.5"))
 		return json_object_new_double_s(1.5, "1.5");
+	if (!mbps)
+		return NULL;
 	return json_object_new_int((int)mbps);
 }
 

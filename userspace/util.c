@@ -126,6 +126,18 @@ int util_format_size(char *buf, size_t len, uint64_t v)
 	return 0;
 }
 
+/* An unknown speed is not 0 Mbit/s: sysfs said nothing we could read. */
+const char *util_format_speed(char *buf, size_t len, unsigned int mbps)
+{
+	if (!mbps)
+		snprintf(buf, len, "unknown");
+	else if (mbps == 1)
+		snprintf(buf, len, "1.5 Mbit/s");
+	else
+		snprintf(buf, len, "%u Mbit/s", mbps);
+	return buf;
+}
+
 int util_write_all(int fd, const void *buf, size_t len, size_t *done)
 {
 	const char *p = buf;

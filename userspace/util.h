@@ -20,6 +20,12 @@
 int util_parse_number(const char *s, unsigned int flags, uint64_t min,
 		      uint64_t max, uint64_t *out);
 int util_format_size(char *buf, size_t len, uint64_t v);
+/*
+ * A USB link speed held as sysfs_usb_parse_speed() holds it (Mbit/s, 1 for
+ * 1.5, 0 unknown): "5000 Mbit/s", "1.5 Mbit/s", or "unknown".  Returns
+ * buf.
+ */
+const char *util_format_speed(char *buf, size_t len, unsigned int mbps);
 
 /*
  * Write all len bytes to fd, again after EINTR and short writes.  0, or

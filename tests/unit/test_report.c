@@ -323,6 +323,30 @@ static void test_html_escapes(void **state)
 	recording_free(&r);
 }
 
+/* A device event without a speed: unknown in the text and HTML, not 0. */
+static void test_unknown_speed(void **state)
+{
+	struct recording r;
+	char *s;
+
+	(void)state;
+	recording_init(&r);
+	assert_int_equal(recording_parse_events(&r, evil, strlen(evil)), 0);
+	assert_int_equal(recording_finish(&r), 0);
+	assert_int_equal(r.ndisks, 1);
+	assert_true(r.disks[0].have_device);
+	assert_int_equal(r.disks[0].device.speed_mbps, 0);
+	s = write_to_string(report_text_write, &r, true);
+	assert_non_null(strstr(s, "\"</td><b>\", speed unknown, driver"));
+	assert_null(strstr(s, "0 Mbit/s"));
+	free(s);
+	s = write_to_string(report_html_write, &r, true);
+	assert_non_null(strstr(s, "<td>unknown</td>"));
+	assert_null(strstr(s, "0 Mbit/s"));
+	free(s);
+	recording_free(&r);
+}
+
 static void test_malformed(void **state)
 {
 	static const char in[] =
@@ -431,6 +455,7 @@ int main(void)
 						load_fixture, free_fixture),
 		cmocka_unit_test(test_cc_names),
 		cmocka_unit_test(test_html_escapes),
+		cmocka_unit_test(test_unknown_speed),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_serials),
 		cmocka_unit_test(test_tar),

@@ -95,6 +95,11 @@ static void test_uas_active(void **state)
 	assert_false(v.streams);
 	assert_non_null(strstr(v.detail, "UAS without streams"));
 
+	/* a speed usbtrail could not read is no 0 Mbit/s link */
+	f.speed_mbps = 0;
+	assert_int_equal(decide(&f, &v), UAS_REASON_ACTIVE);
+	assert_string_equal(v.detail, "The uas driver is bound.");
+
 	/* The driver is what the kernel did: it beats our inference. */
 	f.hcd_sg = UAS_NO;
 	f.have_descriptors = false;
@@ -250,10 +255,23 @@ static void test_uas_asmedia(void **state)
 	assert_int_equal(decide(&f, &v), UAS_REASON_ASMEDIA_HEURISTIC);
 	assert_non_null(strstr(v.next_step, "usb-storage.quirks=174c:55aa:"));
 
+	/* 32 streams: IGNORE_UAS at any speed, even one not known */
+	f.speed_mbps = 0;
+	assert_int_equal(decide(&f, &v), UAS_REASON_ASMEDIA_HEURISTIC);
+	assert_null(strstr(v.detail, " 0 Mbit/s"));
+
 	/* below SuperSpeed there are no stream counts: assumed ASM1051 */
 	f.speed_mbps = 480;
 	f.status_streams = 0;
 	assert_int_equal(decide(&f, &v), UAS_REASON_ASMEDIA_HEURISTIC);
+	assert_non_null(strstr(v.detail, "480 Mbit/s"));
+
+	/* ...so with the speed unknown, so is the verdict */
+	f.speed_mbps = 0;
+	assert_int_equal(decide(&f, &v), UAS_REASON_UNKNOWN);
+	assert_non_null(strstr(v.detail, "unknown speed"));
+	assert_null(strstr(v.detail, " 0 Mbit/s"));
+	assert_int_equal(v.flags, 0);
 
 	/* 16 streams: ASM1053, UAS kept with MAX_SECTORS_240 */
 	f.speed_mbps = 5000;

@@ -72,6 +72,8 @@ static const struct fixture_case cases[] = {
 	  "ASMedia ASM1142", 1 },
 	{ "t5-platform-psa4", "8-1:1.0", "uas-driver-missing", "", "", NULL,
 	  1 },
+	{ "t5-speed-unknown", "4-1:1.0", "active", "sdg", "uas",
+	  "ASMedia ASM1142", 1 },
 	{ "t5-no-descriptors", "4-1:1.0", "unknown", "sdg", "usb-storage",
 	  "ASMedia ASM1142", 1 },
 };
@@ -225,6 +227,17 @@ static void test_probe_details(void **state)
 	assert_int_equal(p->facts.hcd_streams, UAS_YES);
 	assert_non_null(strstr(p->facts.hcd_streams_evidence,
 			       "MaxPSASize 1: 4 stream array entries"));
+	uas_probe_free(p);
+
+	/* sysfs says "unknown": no speed in the JSON, not 0 */
+	use_fixture("t5-speed-unknown");
+	assert_int_equal(uas_probe_iface("4-1:1.0", p), 0);
+	assert_int_equal(p->facts.speed_mbps, 0);
+	o = uas_probe_to_json(p);
+	assert_null(jget(o, "speed"));
+	assert_int_equal(json_object_get_int(jget(json_object_array_get_idx(
+		jget(jget(o, "hcd"), "hubs"), 0), "speed")), 5000);
+	json_object_put(o);
 	uas_probe_free(p);
 
 	/* what could not be read is said */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_util.c - unit tests of userspace/util.c: the number and size parser
- * that every command option goes through, and its formatter.
+ * that every command option goes through, and its formatters.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -185,6 +185,21 @@ static void test_util_format(void **state)
 	assert_int_equal(util_format_size(buf, 6, 65536), 0);
 }
 
+/* An unknown link speed is unknown, not "0 Mbit/s". */
+static void test_util_speed(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(util_format_speed(buf, sizeof(buf), 0), "unknown");
+	assert_string_equal(util_format_speed(buf, sizeof(buf), 1),
+			    "1.5 Mbit/s");
+	assert_string_equal(util_format_speed(buf, sizeof(buf), 480),
+			    "480 Mbit/s");
+	assert_string_equal(util_format_speed(buf, sizeof(buf), 10000),
+			    "10000 Mbit/s");
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -198,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_util_range),
 		cmocka_unit_test(test_util_null),
 		cmocka_unit_test(test_util_format),
+		cmocka_unit_test(test_util_speed),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
