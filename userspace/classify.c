@@ -820,6 +820,8 @@ static void classify_touch(const struct classify *c, struct classify_held *h,
 	h->last_msg = c->st.messages;
 	if (rec->lineno > inc->line_last)
 		inc->line_last = rec->lineno;
+	if (rec->clock == inc->clock && rec->t > inc->t_last)
+		inc->t_last = rec->t;
 	inc->nlines++;
 	if (inc->nrefs < CLASSIFY_REFS_MAX)
 		inc->refs[inc->nrefs++] = ref;
@@ -935,7 +937,7 @@ static struct classify_held *classify_open(struct classify *c,
 	classify_set(inc->usb, w->usb, strlen(w->usb));
 	classify_set(inc->scsi, w->scsi, strlen(w->scsi));
 	inc->host = w->host;
-	inc->t = rec->t;
+	inc->t = inc->t_last = rec->t;
 	inc->clock = rec->clock;
 	inc->wall = rec->wall;
 	inc->wall_clock = rec->wall_clock;
@@ -2422,14 +2424,14 @@ bool classify_pending(const struct classify *c, double from, double to)
 		const struct classify_incident *r =
 			&c->ready[(c->ready_head + i) % CLASSIFY_READY];
 
-		if (r->t >= from && r->t <= to)
+		if (r->t <= to && r->t_last >= from)
 			return true;
 	}
 	for (i = 0; i < c->n; i++) {
 		const struct classify_held *h =
 			&c->held[(c->head + i) % CLASSIFY_HELD];
 
-		if (!h->dropped && h->inc.t >= from && h->inc.t <= to)
+		if (!h->dropped && h->inc.t <= to && h->inc.t_last >= from)
 			return true;
 	}
 	return false;

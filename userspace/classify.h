@@ -65,6 +65,7 @@ struct classify_incident {
 	char scsi[24];			/* its SCSI address H:C:T:L, if known */
 	int host;			/* its SCSI host number, -1 */
 	double t;			/* when its first line was printed */
+	double t_last;			/* and its last (t's clock), >= t */
 	enum kmsg_clock clock;
 	double wall;			/* the same on the wall clock, if any */
 	enum kmsg_clock wall_clock;	/* KMSG_CLOCK_NONE if none */
@@ -131,7 +132,7 @@ void classify_feed(struct classify *c, const struct kmsg_record *rec,
  * message can join is complete (a live log, between its lines).
  */
 void classify_advance(struct classify *c, double t, enum kmsg_clock clock);
-/* Is an incident that starts between from and to still held or ready? */
+/* Is an incident with a line between from and to still held or ready? */
 bool classify_pending(const struct classify *c, double from, double to);
 /* The end of the input: every incident is complete. */
 void classify_end(struct classify *c);

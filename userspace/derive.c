@@ -178,13 +178,31 @@ static bool derive_cmd_kind(enum classify_kind k)
 	       k == CLASSIFY_IO_ERROR;
 }
 
+/* When an incident's last line came (a trace's: when it came). */
+static uint64_t derive_last_ns(const struct ev *ev)
+{
+	double last = ev->u.incident.inc.t_last * 1e9;
+
+	return last > (double)ev->t_ns && last < 1.8e19 ? (uint64_t)last :
+	       ev->t_ns;
+}
+
 /* Do a and b (one from the log, one from a trace) say the same thing? */
 static bool derive_same(const struct ev *a, const struct ev *b)
 {
 	const struct classify_incident *x = &a->u.incident.inc;
 	const struct classify_incident *y = &b->u.incident.inc;
-	uint64_t dt = a->t_ns > b->t_ns ? a->t_ns - b->t_ns : b->t_ns - a->t_ns;
+	uint64_t a_end = derive_last_ns(a), b_end = derive_last_ns(b), dt = 0;
 
+	/*
+	 * From the first to the last line of each: the log's reset runs
+	 * from the SCSI handler's start to the USB reset, seconds later,
+	 * where the trace's is the handler's end
+	 */
+	if (a_end < b->t_ns)
+		dt = b->t_ns - a_end;
+	else if (b_end < a->t_ns)
+		dt = a->t_ns - b_end;
 	if (dt > DERIVE_MATCH_NS || strcmp(derive_who(a), derive_who(b)))
 		return false;
 	/*

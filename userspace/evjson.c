@@ -817,8 +817,18 @@ static int evjson_parse_incident(struct json_object *o, struct ev *ev)
 	inc->asc = (int)evjson_int_or(o, "asc");
 	inc->ascq = (int)evjson_int_or(o, "ascq");
 	inc->info = evjson_int_or(o, "info");
-	inc->lba = evjson_int_or(o, "lba");
-	inc->opcode = (int)evjson_int_or(o, "opcode");
+	/*
+	 * "opcode" and "lba" are the event's command; they are the
+	 * incident's own only where its kind has a command (a reset's is
+	 * the command the error handler started for)
+	 */
+	ev->u.incident.opcode = (int)evjson_int_or(o, "opcode");
+	ev->u.incident.lba = evjson_int_or(o, "lba");
+	if (inc->kind == CLASSIFY_SENSE || inc->kind == CLASSIFY_TIMEOUT ||
+	    inc->kind == CLASSIFY_IO_ERROR || inc->kind == CLASSIFY_ABORT) {
+		inc->opcode = ev->u.incident.opcode;
+		inc->lba = ev->u.incident.lba;
+	}
 	inc->blocks = evjson_int_or(o, "blocks");
 	inc->sector = evjson_int_or(o, "sector");
 	inc->lost_blocks = (long)evjson_int_or(o, "lost_blocks");
@@ -836,8 +846,6 @@ static int evjson_parse_incident(struct json_object *o, struct ev *ev)
 	/* analyze's form says "commands" for a burst's count */
 	if (evjson_get_int(o, "commands", &n))
 		inc->count = (long)n;
-	ev->u.incident.opcode = inc->opcode;
-	ev->u.incident.lba = inc->lba;
 	evjson_parse_incident_extra(o, &ev->u.incident);
 	return 0;
 }

@@ -248,6 +248,51 @@ static void test_sense_live(void **state)
 	derive_free(d);
 }
 
+/*
+ * The log's reset runs from the SCSI handler's start to the USB reset it
+ * makes, 14 s later in the test bed's stall; the trace's reset is the
+ * handler's end, just after: one reset.
+ */
+static void test_reset_span(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	struct ev *ev;
+	uint64_t t;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	feed(d, &m, klog(5 * SEC,
+		"sd 0:0:0:0: [sda] tag#12 uas_eh_abort_handler 0 uas-tag 3 "
+		"inflight: CMD OUT "));
+	feed(d, &m, klog(5 * SEC + 50 * MS,
+		"scsi host0: uas_eh_device_reset_handler start"));
+	for (t = 5 * SEC + 100 * MS; t < 19 * SEC; t += 500 * MS)
+		derive_advance(d, t);
+	feed(d, &m, klog(19 * SEC + 850 * MS,
+		"usb 2-1: reset SuperSpeed USB device number 2 using xhci_hcd"));
+	ev = trace(19 * SEC + 878 * MS, USBTRAIL_REC_EH_END);
+	ev->u.rec.u.eh.devt = 8 << 8;
+	ev->u.rec.u.eh.kind = USBTRAIL_EH_DEVICE_RESET;
+	ev->u.rec.u.eh.driver = USBTRAIL_DRV_UAS;
+	ev->u.rec.u.eh.result = 0x2002;
+	memcpy(ev->u.rec.u.eh.disk, "sda", 3);
+	ev_ident_from_rec(ev);
+	feed(d, &m, ev);
+	feed(d, &m, klog(19 * SEC + 878 * MS,
+		"scsi host0: uas_eh_device_reset_handler success"));
+	for (t = 20 * SEC; t < 30 * SEC; t += 500 * MS)
+		derive_advance(d, t);
+	derive_flush(d);
+	assert_int_equal(count_kind(&out, CLASSIFY_RESET), 1);
+	assert_int_equal(count_kind(&out, CLASSIFY_RECOVERED), 1);
+	out_free(&out);
+	derive_free(d);
+}
+
 /* Eight commands time out together: one timeout, eight commands. */
 static void test_timeout_burst(void **state)
 {
@@ -596,6 +641,28 @@ static void test_evjson_roundtrip(void **state)
 	}
 	ev_free(ev);
 
+	/* a reset's command is the event's (what the handler was started
+	 * for), not the reset's own: read back so, its summary unchanged */
+	ev = ev_new(EV_INCIDENT, EV_SRC_RECORDER, 4 * SEC);
+	classify_incident_init(&ev->u.incident.inc, CLASSIFY_RESET);
+	snprintf(ev->u.incident.inc.speed, sizeof(ev->u.incident.inc.speed),
+		 "SuperSpeed");
+	ev->u.incident.opcode = 0x2a;
+	snprintf(ev->ident.disk, sizeof(ev->ident.disk), "sda");
+	assert_int_equal(evjson_writer_line(w, ev, &s, &n), 0);
+	assert_int_equal(evjson_parse_event(s, n, &back), 0);
+	assert_int_equal(back.u.incident.opcode, 0x2a);
+	assert_int_equal(back.u.incident.inc.opcode, -1);
+	{
+		char a[256], b[256];
+
+		ev_incident_summary(ev, a, sizeof(a));
+		ev_incident_summary(&back, b, sizeof(b));
+		assert_string_equal(a, b);
+		assert_string_equal(a, "reset speed=SuperSpeed on sda");
+	}
+	ev_free(ev);
+
 	/* analyze's line: the same fields, with the incident's own t */
 	{
 		struct classify_incident inc;
@@ -645,6 +712,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sense_merged),
 		cmocka_unit_test(test_sense_live),
+		cmocka_unit_test(test_reset_span),
 		cmocka_unit_test(test_timeout_burst),
 		cmocka_unit_test(test_xhci_codes),
 		cmocka_unit_test(test_xhci_cc_table),
