@@ -453,12 +453,23 @@ static void report_html_incident(FILE *f, const struct recording *r,
 			fprintf(f, "%02x ", ei->sense[k]);
 		fputs("</code>", f);
 	}
-	if (ei->opcode >= 0)
+	if (ei->opcode >= 0) {
 		fprintf(f, "<br>command opcode 0x%02x", ei->opcode);
+		if (c->opcode_name[0]) {
+			fputs(" (", f);
+			report_html_esc(f, c->opcode_name);
+			fputc(')', f);
+		}
+	}
 	if (ei->lba >= 0)
 		fprintf(f, ", lba %" PRId64, ei->lba);
-	if (c->kind == CLASSIFY_IO_ERROR && c->sector >= 0)
+	if (c->sector >= 0)
 		fprintf(f, "<br>sector %" PRId64, c->sector);
+	if (c->lost_blocks > 0 && c->part[0]) {
+		fprintf(f, "<br>data lost: %ld block%s of ", c->lost_blocks,
+			c->lost_blocks == 1 ? "" : "s");
+		report_html_esc(f, c->part);
+	}
 	fputs("</td>", f);
 	if (c->chain)
 		fprintf(f, "<td class='n'>%u</td>", c->chain);

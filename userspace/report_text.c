@@ -109,12 +109,27 @@ static void report_text_incident(FILE *f, const struct recording *r,
 		fprintf(f, "    completion code %d: %s (%s)\n", c->code,
 			recording_cc_name((unsigned int)c->code),
 			recording_cc_meaning((unsigned int)c->code));
-	if (ei->opcode >= 0)
+	if (ei->opcode >= 0) {
 		fprintf(f, "    command: opcode 0x%02x", ei->opcode);
-	if (ei->opcode >= 0 && ei->lba >= 0)
-		fprintf(f, ", lba %" PRId64, ei->lba);
-	if (ei->opcode >= 0)
+		if (c->opcode_name[0])
+			fprintf(f, " (%s)", c->opcode_name);
+		if (ei->lba >= 0)
+			fprintf(f, ", lba %" PRId64, ei->lba);
+		if (c->blocks > 0)
+			fprintf(f, ", %" PRId64 " blocks", c->blocks);
 		fputc('\n', f);
+	}
+	/* what the log added to the command: its request, the data lost */
+	if (c->sector >= 0)
+		fprintf(f, "    block layer: sector %" PRId64 "%s%s%s%s\n",
+			c->sector, c->op[0] ? " " : "", c->op,
+			c->blk_status[0] ? ", status " : "", c->blk_status);
+	if (c->lost_blocks > 0 && c->part[0])
+		fprintf(f, "    data lost: %ld block%s of %s\n", c->lost_blocks,
+			c->lost_blocks == 1 ? "" : "s", c->part);
+	if (c->suppressed > 0)
+		fprintf(f, "    %ld kernel message%s suppressed (rate limit)\n",
+			c->suppressed, c->suppressed == 1 ? "" : "s");
 	if (c->kind == CLASSIFY_DIP)
 		fprintf(f, "    %.1f MB/s for %.1f s against a median of "
 			"%.1f MB/s\n", ei->dip_mbps, ei->dip_secs,

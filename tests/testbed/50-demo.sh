@@ -58,7 +58,11 @@ named() {
 }
 
 named "Medium not present" 'sense 02/3a/00' 'medium-not-present@20480 fired'
-named "the failed write" 'io-error sector=20480' 'medium-not-present@20480 fired'
+# the failed write is that incident, with its request's I/O error
+expect "$rep" '^    block layer: sector 20480 WRITE'
+! grep -q 'io-error sector=20480' "$rep" ||
+	fail "the failed write is counted twice (sense and io-error)"
+echo "ok: the failed write is the sense incident, sector 20480, once"
 named "the stall, as a dip" 'dip ' 'stall@4\+8 start'
 # the SCSI timeout of the stalled disk is 2 s in the test bed, counted
 # from each command's dispatch: 1 to 5 s after the stall starts
