@@ -65,6 +65,7 @@ struct kmsgtab_ac {
 	int32_t *out_next;	/* per key: the next key of the same output */
 	int32_t *fail_out;	/* state: nearest state via fail with output */
 	unsigned int nstates;
+	unsigned int first_out;	/* states from here have output */
 };
 
 static struct {
@@ -415,6 +416,53 @@ static int kmsgtab_compile(unsigned int row, const char *fmt,
 
 /* --- Aho-Corasick ------------------------------------------------------- */
 
+/*
+ * The states where a key ends (or one ends through the fail links) last:
+ * the walk then knows from the state's number alone that there is
+ * nothing to look at, which is the case for nearly every byte.
+ */
+static int kmsgtab_ac_renumber(struct kmsgtab_ac *ac)
+{
+	unsigned int n = ac->nstates, s, k, quiet = 0, loud;
+	uint16_t *map = malloc(n * sizeof(*map));
+	uint16_t *next = malloc((size_t)n * ac->ncls * sizeof(*next));
+	int32_t *out = malloc(n * sizeof(*out));
+	int32_t *fail_out = malloc(n * sizeof(*fail_out));
+
+	if (!map || !next || !out || !fail_out) {
+		free(map);
+		free(next);
+		free(out);
+		free(fail_out);
+		return -ENOMEM;
+	}
+	for (s = 0; s < n; s++)
+		if (ac->out[s] < 0 && ac->fail_out[s] < 0)
+			quiet++;
+	loud = quiet;
+	ac->first_out = quiet;
+	quiet = 0;
+	for (s = 0; s < n; s++)
+		map[s] = (uint16_t)(ac->out[s] < 0 && ac->fail_out[s] < 0 ?
+				    quiet++ : loud++);
+	for (s = 0; s < n; s++) {
+		for (k = 0; k < ac->ncls; k++)
+			next[map[s] * ac->ncls + k] =
+				map[ac->next[s * ac->ncls + k]];
+		out[map[s]] = ac->out[s];
+		fail_out[map[s]] = ac->fail_out[s] >= 0 ?
+				   map[ac->fail_out[s]] : -1;
+	}
+	free(map);
+	free(ac->next);
+	free(ac->out);
+	free(ac->fail_out);
+	ac->next = next;
+	ac->out = out;
+	ac->fail_out = fail_out;
+	return 0;
+}
+
 static int kmsgtab_ac_build(void)
 {
 	struct kmsgtab_ac *ac = &kmsgtab.ac;
@@ -488,7 +536,7 @@ static int kmsgtab_ac_build(void)
 			}
 		}
 	}
-	ret = 0;
+	ret = kmsgtab_ac_renumber(ac);
 out:
 	free(fail);
 	free(queue);
@@ -810,6 +858,8 @@ const struct kmsgtab_row *kmsgtab_match(const char *msg, size_t len,
 		int32_t st, k;
 
 		s = ac->next[s * ac->ncls + ac->cls[(unsigned char)msg[i]]];
+		if (s < ac->first_out)
+			continue;
 		st = ac->out[s] >= 0 ? (int32_t)s : ac->fail_out[s];
 		for (; st >= 0; st = ac->fail_out[st]) {
 			for (k = ac->out[st]; k >= 0; k = ac->out_next[k]) {
