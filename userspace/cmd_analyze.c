@@ -330,6 +330,24 @@ static bool cmd_analyze_wanted(const struct cmd_analyze *a,
 	       cmd_analyze_time_ok(&o->until, inc, false);
 }
 
+/* s into out at n, padded to width (on the left if right), cut at len */
+static size_t cmd_analyze_put(char *out, size_t n, size_t len, const char *s,
+			      size_t width, bool right)
+{
+	size_t l = strlen(s), pad = l < width ? width - l : 0;
+
+	if (right)
+		for (; pad && n < len; pad--)
+			out[n++] = ' ';
+	if (l > len - n)
+		l = len - n;
+	memcpy(out + n, s, l);
+	n += l;
+	for (; pad && n < len; pad--)
+		out[n++] = ' ';
+	return n;
+}
+
 static void cmd_analyze_print_text(const struct cmd_analyze *a,
 				   const struct classify_incident *inc)
 {
@@ -350,9 +368,29 @@ static void cmd_analyze_print_text(const struct cmd_analyze *a,
 	else
 		snprintf(where + strlen(where), sizeof(where) - strlen(where),
 			 "line %lu", inc->line_first);
-	printf("%15s %-8s %-12s %s%s\n    %s  [%s]\n", when,
-	       inc->dev[0] ? inc->dev : "-", classify_kind_name(inc->kind),
-	       details, chain, inc->line, where);
+	/* printf("%15s %-8s %-12s %s%s\n    %s  [%s]\n") without printf's
+	 * cost, a tenth of analyze's time on a log of failures */
+	{
+		char out[sizeof(details) + CLASSIFY_LINE_MAX + 256];
+		size_t n = 0;
+
+		n = cmd_analyze_put(out, n, sizeof(out), when, 15, true);
+		n = cmd_analyze_put(out, n, sizeof(out), " ", 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out),
+				    inc->dev[0] ? inc->dev : "-", 8, false);
+		n = cmd_analyze_put(out, n, sizeof(out), " ", 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out),
+				    classify_kind_name(inc->kind), 12, false);
+		n = cmd_analyze_put(out, n, sizeof(out), " ", 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out), details, 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out), chain, 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out), "\n    ", 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out), inc->line, 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out), "  [", 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out), where, 0, false);
+		n = cmd_analyze_put(out, n, sizeof(out), "]\n", 0, false);
+		fwrite(out, 1, n, stdout);
+	}
 }
 
 static void cmd_analyze_out(struct cmd_analyze *a,

@@ -1200,6 +1200,17 @@ int kmsg_parse_line(const char *line, size_t len, struct kmsg_record *rec)
 }
 
 /* A time as a log writes it: "218.273966", "Mar 14 10:13:08", "-" */
+/* n bytes of p into buf, cut to len - 1, NUL-ended */
+static void kmsg_put_fixed(char *buf, size_t len, const char *p, size_t n)
+{
+	if (!len)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
 void kmsg_time_text(double t, enum kmsg_clock clock, char *buf, size_t len)
 {
 	static const char *const months[12] = {
@@ -1224,8 +1235,17 @@ void kmsg_time_text(double t, enum kmsg_clock clock, char *buf, size_t len)
 		day = (unsigned int)t / 86400;
 		while (m < 11 && day >= (unsigned int)days[m])
 			day -= (unsigned int)days[m++];
-		snprintf(buf, len, "%s %2u %02u:%02u:%02u", months[m],
-			 (day + 1) % 100, s / 3600 % 24, s / 60 % 60, s % 60);
+		/* "%s %2u %02u:%02u:%02u", without printf's cost */
+		day = (day + 1) % 100;
+		kmsg_put_fixed(buf, len, (char[]){
+			months[m][0], months[m][1], months[m][2], ' ',
+			(char)(day >= 10 ? '0' + day / 10 : ' '),
+			(char)('0' + day % 10), ' ',
+			(char)('0' + s / 3600 % 24 / 10),
+			(char)('0' + s / 3600 % 24 % 10), ':',
+			(char)('0' + s / 60 % 60 / 10), (char)('0' + s / 60 % 60 % 10),
+			':', (char)('0' + s % 60 / 10), (char)('0' + s % 60 % 10),
+		}, 15);
 		return;
 	case KMSG_CLOCK_REAL:
 		secs = (time_t)t;
@@ -1246,7 +1266,6 @@ void kmsg_secs_text(double t, char *buf, size_t len)
 {
 	char tmp[32], *p = tmp + sizeof(tmp);
 	unsigned long long us;
-	size_t n;
 	int i;
 
 	/*
@@ -1266,13 +1285,7 @@ void kmsg_secs_text(double t, char *buf, size_t len)
 		*--p = (char)('0' + us % 10);
 		us /= 10;
 	} while (us);
-	n = (size_t)(tmp + sizeof(tmp) - p);
-	if (!len)
-		return;
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
+	kmsg_put_fixed(buf, len, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 /* --- journalctl -o export ---------------------------------------------- */
@@ -1803,6 +1816,19 @@ static size_t kmsg_normalise(struct kmsg_stream *s, const char *in,
 		const unsigned char *q = p;
 		unsigned char c;
 
+		/* eight bytes at a time: none above 0x7f, ESC or '&' */
+		while (end - q >= 8) {
+			const uint64_t ones = 0x0101010101010101ull;
+			uint64_t x, e, a;
+
+			memcpy(&x, q, 8);
+			e = x ^ (ones * 0x1b);
+			a = x ^ (ones * '&');
+			if ((x | ((e - ones) & ~e) | ((a - ones) & ~a)) &
+			    (ones << 7))
+				break;
+			q += 8;
+		}
 		while (q < end && !first[*q])
 			q++;
 		memcpy(o, p, (size_t)(q - p));
