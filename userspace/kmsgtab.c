@@ -416,6 +416,39 @@ static int kmsgtab_compile(unsigned int row, const char *fmt,
 
 /* --- Aho-Corasick ------------------------------------------------------- */
 
+/* a before b: the row that would win (most literal text, then first) */
+static bool kmsgtab_ranks_before(int32_t a, int32_t b)
+{
+	const struct kmsgtab_compiled *x = &kmsgtab.comp[a];
+	const struct kmsgtab_compiled *y = &kmsgtab.comp[b];
+
+	return x->nlit > y->nlit || (x->nlit == y->nlit && a < b);
+}
+
+/*
+ * Each state's keys in the order a match would take them: the first that
+ * matches is then the best of them, and the rest are not tried.
+ */
+static void kmsgtab_ac_sort_outputs(struct kmsgtab_ac *ac)
+{
+	unsigned int s;
+
+	for (s = 0; s < ac->nstates; s++) {
+		int32_t sorted = -1, k = ac->out[s];
+
+		while (k >= 0) {	/* insertion sort of a short list */
+			int32_t nx = ac->out_next[k], *at = &sorted;
+
+			while (*at >= 0 && kmsgtab_ranks_before(*at, k))
+				at = &ac->out_next[*at];
+			ac->out_next[k] = *at;
+			*at = k;
+			k = nx;
+		}
+		ac->out[s] = sorted;
+	}
+}
+
 /*
  * The states where a key ends (or one ends through the fail links) last:
  * the walk then knows from the state's number alone that there is
@@ -536,6 +569,7 @@ static int kmsgtab_ac_build(void)
 			}
 		}
 	}
+	kmsgtab_ac_sort_outputs(ac);
 	ret = kmsgtab_ac_renumber(ac);
 out:
 	free(fail);
