@@ -17,7 +17,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all usbtrail module module-clean testbed-build deps check check-fast \
-	demo bench-module bench-record install clean
+	demo bench-module bench-record bench-analyze install clean
 
 all: usbtrail
 
@@ -68,6 +68,9 @@ bench-module: deps
 # recording's cost against bare writes and trace-cmd (docs/performance.md)
 bench-record: deps
 	bench/record-overhead
+
+bench-analyze: deps usbtrail
+	bench/analyze-speed.sh
 
 # The module installs through DKMS (dkms.conf, docs/module.md).
 install: usbtrail

@@ -7,13 +7,15 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
-DEMO_OUT=$out "$top/tools/demo" >"$out/demo.txt" 2>&1 ||
+# tools/demo empties its directory: not $out, which holds test.log
+d=$out/demo
+DEMO_OUT=$d "$top/tools/demo" >"$out/demo.txt" 2>&1 ||
 	fail "make demo failed: $(tail -n 5 "$out/demo.txt")"
-rep=$out/rec/report.txt
+rep=$d/rec/report.txt
 [ -s "$rep" ] || fail "no report.txt"
-[ -s "$out/rec/report.html" ] || fail "no report.html"
-expect "$out/guest.txt" '^record exit 1$'	# stress saw the I/O error
-disk=$(jq -r '.uas[0].block' "$out/rec/meta.json")
+[ -s "$d/rec/report.html" ] || fail "no report.html"
+expect "$d/guest.txt" '^record exit 1$'	# stress saw the I/O error
+disk=$(jq -r '.uas[0].block' "$d/rec/meta.json")
 [ -n "$disk" ] && [ "$disk" != null ] || fail "meta.json names no disk"
 
 # The guest's wall clock comes from an RTC with whole seconds: line up its
@@ -22,17 +24,17 @@ disk=$(jq -r '.uas[0].block' "$out/rec/meta.json")
 # the host's time of the faults it armed then).
 boot_to_host() {
 	gs=$(sed -n 's/^\[ *\([0-9.]*\)\] testbed: command start.*/\1/p' \
-		"$out/console.log" | head -n 1)
-	hs=$(head -n 1 "$out/faults.log" | cut -d' ' -f1)
+		"$d/console.log" | head -n 1)
+	hs=$(head -n 1 "$d/faults.log" | cut -d' ' -f1)
 	[ -n "$gs" ] && [ -n "$hs" ] || fail "cannot line up the guest's clock"
 	hs=$(date -u -d "$(echo "$hs" | sed 's/Z$//; s/T/ /')" +%s.%N)
 	echo "$hs $gs" | awk '{ printf "%.6f", $1 - $2 }'
 }
 # recording time 0 (report.txt's "+T s") on the host's clock
-t0=$(echo "$(jq -r .started_t "$out/rec/meta.json") $(boot_to_host)" |
+t0=$(echo "$(jq -r .started_t "$d/rec/meta.json") $(boot_to_host)" |
 	awk '{ printf "%.6f", $1 + $2 }')
 fault_time() {	# ERE -> wall-clock seconds of its first faults.log line
-	t=$(grep -E -m1 -- "$1" "$out/faults.log" | cut -d' ' -f1)
+	t=$(grep -E -m1 -- "$1" "$d/faults.log" | cut -d' ' -f1)
 	[ -n "$t" ] || fail "faults.log has no '$1'"
 	date -u -d "$(echo "$t" | sed 's/Z$//; s/T/ /')" +%s.%N
 }
@@ -73,10 +75,10 @@ expect "$rep" '^\* Medium not present'
 expect "$rep" '^\* Command timeout, abort and reset chain'
 
 # the bundle: within the default 1 MiB, its capture opens with tshark
-size=$(wc -c <"$out/bundle.tar.gz")
+size=$(wc -c <"$d/bundle.tar.gz")
 [ "$size" -le 1048576 ] || fail "bundle.tar.gz is $size bytes, over 1 MiB"
 echo "ok: bundle.tar.gz is $size bytes"
-mkdir -p "$out/bundle" && tar -xzf "$out/bundle.tar.gz" -C "$out/bundle" ||
+mkdir -p "$out/bundle" && tar -xzf "$d/bundle.tar.gz" -C "$out/bundle" ||
 	fail "bundle.tar.gz does not unpack"
 cap=$(find "$out/bundle" -name capture.pcapng | head -n 1)
 [ -n "$cap" ] || fail "no capture.pcapng in the bundle"
