@@ -41,6 +41,7 @@
 #include "datatab.h"
 #include "kmsgtab.h"
 #include "ut_sense.h"
+#include "util.h"
 
 static const char *const classify_kind_names[CLASSIFY_KIND_COUNT] = {
 #define CLASSIFY_KIND_NAME(id, name) [CLASSIFY_##id] = name,
@@ -1246,23 +1247,11 @@ static bool classify_result_timeout(const struct classify_incident *inc)
 	       !strcmp(inc->driverbyte, "DRIVER_TIMEOUT");
 }
 
-/* A hex digit's value, or -1 */
-static int classify_nibble(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "xx": two hex digits and nothing else */
 static bool classify_hex_byte(const char *p, size_t n)
 {
-	return n == 2 && classify_nibble(p[0]) >= 0 &&
-	       classify_nibble(p[1]) >= 0;
+	return n == 2 && util_hexval(p[0]) >= 0 &&
+	       util_hexval(p[1]) >= 0;
 }
 
 /*
@@ -1289,8 +1278,8 @@ static void classify_cdb(struct classify_incident *inc, const char *s)
 		if (classify_hex_byte(tok, len)) {
 			if (!n)
 				name_end = tok;
-			b[n++] = (unsigned char)(classify_nibble(tok[0]) << 4 |
-						 classify_nibble(tok[1]));
+			b[n++] = (unsigned char)(util_hexval(tok[0]) << 4 |
+						 util_hexval(tok[1]));
 		} else if (n) {
 			break;		/* the bytes have ended */
 		}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "devspec.h"
+#include "util.h"
 
 /*
  * sd_format_disk_name() in drivers/scsi/sd.c names disks sda..sdz, sdaa..,
@@ -81,17 +82,6 @@ static int devspec_parse_usb_path(const char *s, struct devspec *out)
 	return 0;
 }
 
-static int devspec_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* 1 to 4 hex digits, as lsusb -d accepts; advances *@p. */
 static int devspec_parse_hex16(const char **p, uint16_t *out)
 {
@@ -99,7 +89,7 @@ static int devspec_parse_hex16(const char **p, uint16_t *out)
 	unsigned int v = 0;
 	int n = 0, h;
 
-	while ((h = devspec_hexval(*s)) >= 0) {
+	while ((h = util_hexval(*s)) >= 0) {
 		if (++n > 4)
 			return -EINVAL;
 		v = v << 4 | (unsigned int)h;

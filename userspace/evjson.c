@@ -32,17 +32,6 @@ const char *evjson_clock_name(enum kmsg_clock clock)
 	return "none";
 }
 
-static int evjson_nibble(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int evjson_unhex(const char *s, uint8_t *out, size_t max, size_t *len)
 {
 	size_t n = strlen(s), i;
@@ -50,7 +39,7 @@ static int evjson_unhex(const char *s, uint8_t *out, size_t max, size_t *len)
 	if (n % 2 || n / 2 > max)
 		return -EINVAL;
 	for (i = 0; i < n / 2; i++) {
-		int hi = evjson_nibble(s[2 * i]), lo = evjson_nibble(s[2 * i + 1]);
+		int hi = util_hexval(s[2 * i]), lo = util_hexval(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;
@@ -586,19 +575,20 @@ static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
 	}
 }
 
-int evjson_incident_line(struct evjson_writer *w,
-			 const struct classify_incident *inc,
-			 const char **line, size_t *len)
+/* A line's object opened, on an empty buffer */
+static int evjson_line_begin(struct evjson_writer *w)
 {
-	yajl_gen g = w->g;
-
 	w->line.len = 0;
 	w->line.oom = false;
-	yajl_gen_reset(g, NULL);
-	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
-		return -EINVAL;
-	evjson_y_incident(g, inc, NULL);
-	if (yajl_gen_map_close(g) != yajl_gen_status_ok)
+	yajl_gen_reset(w->g, NULL);
+	return yajl_gen_map_open(w->g) == yajl_gen_status_ok ? 0 : -EINVAL;
+}
+
+/* The object closed: the line in *line, *len */
+static int evjson_line_end(struct evjson_writer *w, const char **line,
+			   size_t *len)
+{
+	if (yajl_gen_map_close(w->g) != yajl_gen_status_ok)
 		return -EINVAL;
 	if (w->line.oom)
 		return -ENOMEM;
@@ -607,15 +597,22 @@ int evjson_incident_line(struct evjson_writer *w,
 	return 0;
 }
 
+int evjson_incident_line(struct evjson_writer *w,
+			 const struct classify_incident *inc,
+			 const char **line, size_t *len)
+{
+	if (evjson_line_begin(w))
+		return -EINVAL;
+	evjson_y_incident(w->g, inc, NULL);
+	return evjson_line_end(w, line, len);
+}
+
 int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		       const char **line, size_t *len)
 {
 	yajl_gen g = w->g;
 
-	w->line.len = 0;
-	w->line.oom = false;
-	yajl_gen_reset(g, NULL);
-	if (yajl_gen_map_open(g) != yajl_gen_status_ok)
+	if (evjson_line_begin(w))
 		return -EINVAL;
 	evjson_y_u64(g, "id", ev->id);
 	evjson_y_time(g, "t", ev->t_ns);
@@ -667,13 +664,7 @@ int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 	case EV_TYPE_MAX:
 		break;
 	}
-	if (yajl_gen_map_close(g) != yajl_gen_status_ok)
-		return -EINVAL;
-	if (w->line.oom)
-		return -ENOMEM;
-	*line = w->line.s;
-	*len = w->line.len;
-	return 0;
+	return evjson_line_end(w, line, len);
 }
 
 /* --- reading events.jsonl back ------------------------------------------ */

@@ -402,6 +402,25 @@ static int kmsg_rel_abs(const char **p, const char *end, double *t)
 	return 0;
 }
 
+/* ctime(3) after its weekday, "Nov 29 23:10:27 2026": seconds since 1970 */
+static int kmsg_ctime(const char **p, const char *end, double *t)
+{
+	const char *q = *p;
+	long day, year;
+	double sec;
+	int month;
+
+	if (kmsg_mdy_time(&q, end, &month, &day, &sec) ||
+	    !kmsg_expect(&q, end, ' '))
+		return -EINVAL;
+	year = kmsg_digits(&q, end, 4);
+	if (year < 1970)
+		return -EINVAL;
+	*t = kmsg_epoch(year, month, day, sec);
+	*p = q;
+	return 0;
+}
+
 /* The ways dmesg fills its bracket; delta gets the "+x"/"<x>" of -H/-d. */
 static int kmsg_bracket(const char **p, const char *end,
 			struct kmsg_record *r, double *delta)
@@ -466,18 +485,10 @@ static int kmsg_bracket(const char **p, const char *end,
 	/* -T and --time-format ctime: "[Sun Nov 29 23:10:27 2026]" */
 	wday = kmsg_wday(q, end);
 	if (wday >= 0 && end - q > 4 && q[3] == ' ') {
-		int month;
-		long day, year;
-		double sec;
-
 		q += 4;
-		if (kmsg_mdy_time(&q, end, &month, &day, &sec) ||
-		    !kmsg_expect(&q, end, ' '))
+		if (kmsg_ctime(&q, end, &t) || !kmsg_expect(&q, end, ']'))
 			return -EINVAL;
-		year = kmsg_digits(&q, end, 4);
-		if (year < 1970 || !kmsg_expect(&q, end, ']'))
-			return -EINVAL;
-		kmsg_set_wall(r, kmsg_epoch(year, month, day, sec), true);
+		kmsg_set_wall(r, t, true);
 		r->format = KMSG_FMT_DMESG_T;
 		*p = q;
 		return 0;
@@ -697,18 +708,12 @@ static int kmsg_parse_syslog(const char *p, const char *end,
 static int kmsg_parse_logread(const char *p, const char *end,
 			      struct kmsg_record *r)
 {
-	double sec;
-	long day, year;
-	int month;
+	double t;
 
 	p += 4;
-	if (kmsg_mdy_time(&p, end, &month, &day, &sec) ||
-	    !kmsg_expect(&p, end, ' '))
+	if (kmsg_ctime(&p, end, &t) || p >= end || !kmsg_is_space(*p))
 		return -EINVAL;
-	year = kmsg_digits(&p, end, 4);
-	if (year < 1970 || p >= end || !kmsg_is_space(*p))
-		return -EINVAL;
-	kmsg_set_wall(r, kmsg_epoch(year, month, day, sec), true);
+	kmsg_set_wall(r, t, true);
 	r->format = KMSG_FMT_LOGREAD;
 	return kmsg_syslog_tail(p, end, r, true);
 }

@@ -182,3 +182,14 @@ void util_str_put(struct util_str *b, const char *s, size_t n)
 	b->len += n;
 	b->s[b->len] = '\0';
 }
+
+int util_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -48,4 +48,7 @@ struct util_str {
 
 void util_str_put(struct util_str *b, const char *s, size_t n);
 
+/* A hex digit's value (either case), or -1 for any other character. */
+int util_hexval(char c);
+
 #endif /* USBTRAIL_UTIL_H */
