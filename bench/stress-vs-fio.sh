@@ -40,8 +40,9 @@ trap cleanup EXIT
 
 command -v fio >/dev/null || { echo "no fio (tools/deps.sh)" >&2; exit 1; }
 [ -x "$bin" ] || make -s -C "$top/userspace"
-cc -O2 -D_GNU_SOURCE -I"$top/userspace" -o "$work/pattern-bench" \
-	"$top/bench/pattern-bench.c" "$top/userspace/pattern.c"
+make -s -C "$top/userspace" build/libusbtrail.a
+cc -O2 -D_GNU_SOURCE -I"$top/userspace/lib" -o "$work/pattern-bench" \
+	"$top/bench/pattern-bench.c" "$top/userspace/build/libusbtrail.a"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # the first and third quartile of a column of numbers, "Q1-Q3"

@@ -2,8 +2,8 @@
 /*
  * report.h - "usbtrail report": a recording (recording.h) written as
  * report.txt (report_text.c) and a self-contained report.html
- * (report_html.c), with the advice per incident kind both share
- * (report_advice.c).
+ * (report_html.c), with the helpers both share (report.c) and the advice
+ * per incident kind (lib/report_advice.h).
  */
 #ifndef USBTRAIL_REPORT_H
 #define USBTRAIL_REPORT_H
@@ -13,32 +13,12 @@
 
 #include "classify.h"
 #include "recording.h"
+#include "report_advice.h"
 
 struct report_opts {
 	const char *dir;		/* the recording, for the title */
 	bool keep_serials;		/* else serials are shown hashed */
 };
-
-/*
- * What to try next for one kind of incident, in the user's terms.  The
- * writers list, under each, the incidents that call for it.
- */
-struct report_advice {
-	const char *title;		/* "UAS command timeout and reset chain" */
-	const char *why;		/* what the evidence means */
-	const char *const *tries;	/* NULL-ended list of things to try */
-};
-
-/*
- * The advice for an incident (its kind, and for sense data its key and
- * ASC); ids group incidents under one advice (report_advice_id()).
- */
-int report_advice_id(const struct ev *inc);
-int report_advice_of(const struct classify_incident *c);
-/* Does the advice suggest the 'u' quirk (UAS off) for the disk? */
-bool report_advice_wants_quirk(int id);
-const struct report_advice *report_advice_get(int id);
-#define REPORT_ADVICE_MAX	24
 
 /*
  * For advice that suggests the 'u' quirk: the kernel parameter for the
@@ -47,12 +27,6 @@ const struct report_advice *report_advice_get(int id);
  */
 bool report_advice_quirk(const struct recording *r, const size_t *idx,
 			 size_t n, int id, char *buf, size_t len);
-
-/*
- * The serial number as the report shows it: as is with keep, else
- * "sha256:" and the first 16 hex digits of its SHA-256 ("" stays "").
- */
-void report_serial(const char *serial, bool keep, char *buf, size_t len);
 
 /* Seconds of t_ns since the recording started (meta started_t, or the
  * first event). */

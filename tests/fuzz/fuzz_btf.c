@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_btf.c - libFuzzer target for userspace/btf.c: any bytes in place
+ * fuzz_btf.c - libFuzzer target for userspace/lib/btf.c: any bytes in place
  * of /sys/kernel/btf/vmlinux or a module's split BTF must be refused or
  * answered from within the blob.  The input is tried as vmlinux's BTF,
  * then as a module's split on top of itself.

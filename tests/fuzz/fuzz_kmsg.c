@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_kmsg.c - libFuzzer target for the front of "usbtrail analyze":
- * struct kmsg_stream (userspace/kmsg.c: every line form, the wrappers
+ * struct kmsg_stream (userspace/lib/kmsg.c: every line form, the wrappers
  * people paste around lines, export and json entries, joins, ordering)
  * and the classifier behind it (classify.c and the message table of
  * kmsgtab.c).  The input of analyze is any text anybody pastes.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_modrec.c - libFuzzer target for userspace/modrec.c and the record
+ * fuzz_modrec.c - libFuzzer target for userspace/lib/modrec.c and the record
  * formatter shared with the module (module/ut_format.c): any 64 bytes a
  * reader gets from /dev/usbtrail (or a corrupted recording) must parse or
  * be refused, and format into any buffer size without overrunning it.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_pcapng.c - libFuzzer target for the pcapng reader of
- * userspace/pcapng.c (the bug report trims captures with it): any bytes
+ * userspace/lib/pcapng.c (the bug report trims captures with it): any bytes
  * walk as blocks or are refused, packet and journal fields stay inside
  * their block, and a file the writer makes reads back.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_tracerec.c - libFuzzer target for userspace/tracerec.c: whatever a
+ * fuzz_tracerec.c - libFuzzer target for userspace/lib/tracerec.c: whatever a
  * per-CPU buffer of tracefs hands over (or a corrupted capture) must be
  * decoded or counted as malformed, never read past.  The event formats
  * are the real ones of the 6.12 fixture (tests/fixtures/tracefs/6.12),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_usbdesc.c - libFuzzer target for userspace/usbdesc.c, the parser of
+ * fuzz_usbdesc.c - libFuzzer target for userspace/lib/usbdesc.c, the parser of
  * raw USB descriptors that a device (any device) supplies.
  *
  *   make -C userspace fuzz

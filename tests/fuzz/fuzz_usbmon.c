@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_usbmon.c - libFuzzer target for userspace/usbmon.c: any bytes a
+ * fuzz_usbmon.c - libFuzzer target for userspace/lib/usbmon.c: any bytes a
  * usbmon ring (or a corrupted capture) holds must parse or be refused,
  * never read outside them, and print as 1u text into any buffer size
  * without overrunning it.  A parsed header packs back to what was read.

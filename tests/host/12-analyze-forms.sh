@@ -55,7 +55,7 @@ f=$out/forms/in
 rm -rf "$out/forms"
 mkdir -p "$f"
 
-# Forms that show a bug of analyze's parser (userspace/kmsg.c): "NAME:
+# Forms that show a bug of analyze's parser (userspace/lib/kmsg.c): "NAME:
 # what it does", a tab before each further line.  They still fail the
 # test; take one off when its bug is fixed (a known bug that passes fails
 # too, to say so).

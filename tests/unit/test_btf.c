@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_btf.c - unit tests of userspace/btf.c on small BTF blobs built
+ * test_btf.c - unit tests of userspace/lib/btf.c on small BTF blobs built
  * here by hand (the layout of Documentation/bpf/btf.rst): a "vmlinux"
  * blob and a "module" blob split on top of it, as /sys/kernel/btf has
  * them; and on the running kernel's /sys/kernel/btf/vmlinux when there

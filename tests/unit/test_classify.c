@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_classify.c - unit tests of userspace/classify.c over the real kernel
+ * test_classify.c - unit tests of userspace/lib/classify.c over the real kernel
  * log excerpts of tests/fixtures/kmsg/ (each names its source) and lines
  * of the kernel's own formats: one incident per failed command with its
  * parts, chains, repeats, device attribution, the SCSI tables, and every

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_devspec.c - unit tests of userspace/devspec.c: the device names
+ * test_devspec.c - unit tests of userspace/lib/devspec.c: the device names
  * "usbtrail uas" accepts (sdX, USB port paths, VID:PID).
  */
 #include <errno.h>

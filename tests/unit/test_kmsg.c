@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_kmsg.c - unit tests of userspace/kmsg.c: every line form of the
+ * test_kmsg.c - unit tests of userspace/lib/kmsg.c: every line form of the
  * table in docs/analyze.md (lines of util-linux dmesg 2.38 and systemd
  * 252's journalctl as they print them, the others from real logs), the
  * wrappers people paste around lines, journal export and json entries,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_modrec.c - unit tests of userspace/modrec.c and of the record
+ * test_modrec.c - unit tests of userspace/lib/modrec.c and of the record
  * formatter it shares with the module (module/ut_format.c): the text a
  * record from /dev/usbtrail becomes is the line the panic dump prints.
  */

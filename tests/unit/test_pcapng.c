@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_pcapng.c - unit tests of userspace/pcapng.c (blocks written and
+ * test_pcapng.c - unit tests of userspace/lib/pcapng.c (blocks written and
  * read back, journal export entries, malformed input) and of the pcapng
  * sink (userspace/sink_pcapng.c): what the recorder hands it comes out as
  * packets and journal entries at the right times, and a file that hits

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_quirks.c - unit tests of userspace/quirks.c: the usb-storage
+ * test_quirks.c - unit tests of userspace/lib/quirks.c: the usb-storage
  * "quirks" parameter as usb_stor_adjust_quirks() reads it, the kernel
  * command line, and the built-in unusual_uas.h table.
  */

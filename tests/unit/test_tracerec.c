@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_tracerec.c - unit tests of userspace/tracerec.c over the tracefs
+ * test_tracerec.c - unit tests of userspace/lib/tracerec.c over the tracefs
  * fixtures (tests/fixtures/tracefs/KERNEL/): real sub-buffer pages of a
  * guest recorded during the stall fault, decoded with that kernel's event
  * formats, checked against the kernel's own text of the same events.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_uas.c - unit tests of userspace/uas.c, the decision alone: facts in,
+ * test_uas.c - unit tests of userspace/lib/uas.c, the decision alone: facts in,
  * verdict out, in the order of uas_use_uas_driver() (uas-detect.h).
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_usbdesc.c - unit tests of userspace/usbdesc.c: raw descriptors of
+ * test_usbdesc.c - unit tests of userspace/lib/usbdesc.c: raw descriptors of
  * real devices (the fixtures of tests/fixtures/uas/) and damaged ones.
  */
 #include <errno.h>

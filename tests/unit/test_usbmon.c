@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_usbmon.c - unit tests of userspace/usbmon.c: real events of
+ * test_usbmon.c - unit tests of userspace/lib/usbmon.c: real events of
  * /dev/usbmon0 (tests/fixtures/usbmon/) parse, pack back to the same
  * bytes, and print as the kernel's own 1u text captured at the same time;
  * malformed events are refused; the text forms the fixtures lack (setup

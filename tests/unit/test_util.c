@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_util.c - unit tests of userspace/util.c: the number and size parser
+ * test_util.c - unit tests of userspace/lib/util.c: the number and size parser
  * that every command option goes through, and its formatters.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_verify.c - unit tests of userspace/pattern.c and userspace/verify.c:
+ * test_verify.c - unit tests of userspace/lib/pattern.c and userspace/lib/verify.c:
  * the sector format round-trips, and every classification comes out of the
  * deliberate corruption that should produce it.
  */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * report_advice.c - what to try next per kind of incident, and the small
- * helpers both report writers share (incident order, times, sense text,
- * hashed serials).
+ * report_advice.c - what to try next per kind of incident (the advice
+ * analyze, report and the HTML report give), and serials as a report
+ * shows them (hashed).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,7 +12,7 @@
 
 #include <openssl/evp.h>
 
-#include "report.h"
+#include "report_advice.h"
 
 enum {
 	REPORT_ADV_MEDIUM,
@@ -297,40 +297,6 @@ const struct report_advice *report_advice_get(int id)
 	return &report_advices[id];
 }
 
-bool report_advice_quirk(const struct recording *r, const size_t *idx,
-			 size_t n, int id, char *buf, size_t len)
-{
-	bool seen[RECORDING_DISKS_MAX] = { false };
-	size_t i, off = 0;
-	int d;
-
-	if (!report_advice_wants_quirk(id))
-		return false;
-	buf[0] = '\0';
-	for (i = 0; i < n; i++) {
-		const struct ev *ev = &r->evs[idx[i]];
-		const struct ev_device *dv;
-		int m;
-
-		if (report_advice_id(ev) != id)
-			continue;
-		d = recording_disk_find(r, ev->ident.disk);
-		if (d < 0 || seen[d] || !r->disks[d].have_device)
-			continue;
-		seen[d] = true;
-		dv = &r->disks[d].device;
-		if (strcmp(dv->driver, "uas"))
-			continue;	/* already on usb-storage */
-		m = snprintf(buf + off, len - off, "%susb-storage.quirks="
-			     "%04x:%04x:u (%s)", off ? "; " : "", dv->vid,
-			     dv->pid, r->disks[d].disk);
-		if (m < 0 || (size_t)m >= len - off)
-			break;
-		off += (size_t)m;
-	}
-	return off > 0;
-}
-
 void report_serial(const char *serial, bool keep, char *buf, size_t len)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -349,170 +315,4 @@ void report_serial(const char *serial, bool keep, char *buf, size_t len)
 	n = (size_t)snprintf(buf, len, "sha256:");
 	for (i = 0; i < 8 && n + 2 < len; i++, n += 2)
 		snprintf(buf + n, len - n, "%02x", md[i]);
-}
-
-double report_rel(const struct recording *r, uint64_t t_ns)
-{
-	struct json_object *v;
-	double t0 = (double)r->t_first_ns / 1e9;
-
-	if (r->meta && json_object_object_get_ex(r->meta, "started_t", &v) &&
-	    (json_object_is_type(v, json_type_double) ||
-	     json_object_is_type(v, json_type_int)))
-		t0 = json_object_get_double(v);
-	return (double)t_ns / 1e9 - t0;
-}
-
-static const struct recording *report_sort_rec;
-
-static int report_cmp_inc(const void *a, const void *b)
-{
-	const struct ev *x = &report_sort_rec->evs[*(const size_t *)a];
-	const struct ev *y = &report_sort_rec->evs[*(const size_t *)b];
-
-	if (x->t_ns != y->t_ns)
-		return x->t_ns < y->t_ns ? -1 : 1;
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-size_t *report_incidents(const struct recording *r, size_t *n)
-{
-	size_t *idx = calloc(r->nevs + 1, sizeof(*idx));
-	size_t i, k = 0;
-
-	*n = 0;
-	if (!idx)
-		return NULL;
-	for (i = 0; i < r->nevs; i++)
-		if (r->evs[i].type == EV_INCIDENT)
-			idx[k++] = i;
-	/* qsort has no context argument; the writers are single-threaded */
-	report_sort_rec = r;
-	if (k)
-		qsort(idx, k, sizeof(*idx), report_cmp_inc);
-	report_sort_rec = NULL;
-	*n = k;
-	return idx;
-}
-
-void report_sense_text(const struct ev *inc, char *buf, size_t len)
-{
-	const struct classify_incident *c = &inc->u.incident.inc;
-	const char *asc;
-
-	if (c->kind != CLASSIFY_SENSE || c->key < 0) {
-		buf[0] = '\0';
-		return;
-	}
-	asc = c->asc_text[0] ? c->asc_text :
-	      (c->asc >= 0 ? classify_asc_text(c->asc, c->ascq) : NULL);
-	snprintf(buf, len, "%02x/%02x/%02x %s%s%s", c->key & 0xff,
-		 c->asc < 0 ? 0 : c->asc & 0xff,
-		 c->ascq < 0 ? 0 : c->ascq & 0xff,
-		 c->key_text ? c->key_text : "?", asc ? ": " : "",
-		 asc ? asc : "");
-}
-
-/* o[k] when it is a string, else "" (for printing) */
-static const char *report_json_s(struct json_object *o, const char *k)
-{
-	const char *s = report_json_str(o, k, NULL);
-
-	return s ? s : "";
-}
-
-/*
- * "5000M", "1.5M" as lsusb -t has it, from the verdict's speed (a number,
- * or null when sysfs gave none we could read), or "speed unknown".
- */
-static const char *report_json_speed(struct json_object *o, char *buf,
-				     size_t len)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, "speed", &v) ||
-	    !(json_object_is_type(v, json_type_int) ||
-	      json_object_is_type(v, json_type_double)) ||
-	    json_object_get_double(v) <= 0)
-		snprintf(buf, len, "speed unknown");
-	else if (json_object_is_type(v, json_type_int))
-		snprintf(buf, len, "%" PRId64 "M", json_object_get_int64(v));
-	else
-		snprintf(buf, len, "%gM", json_object_get_double(v));
-	return buf;
-}
-
-bool report_topology(const struct recording *r, const char *disk, char *buf,
-		     size_t len)
-{
-	struct json_object *e = report_uas(r, disk), *hcd, *hubs;
-	char speed[32];
-	size_t i, off;
-	int n;
-
-	buf[0] = '\0';
-	if (!e || !json_object_object_get_ex(e, "hcd", &hcd))
-		return false;
-	n = snprintf(buf, len, "%s %s [%s]", report_json_s(hcd, "device"),
-		     report_json_s(hcd, "chip"),
-		     report_json_s(hcd, "pci_id"));
-	off = n > 0 && (size_t)n < len ? (size_t)n : 0;
-	if (json_object_object_get_ex(hcd, "hubs", &hubs) &&
-	    json_object_is_type(hubs, json_type_array)) {
-		for (i = 0; i < json_object_array_length(hubs) && off < len;
-		     i++) {
-			struct json_object *h = json_object_array_get_idx(hubs,
-									  i);
-
-			n = snprintf(buf + off, len - off, " > %s %s:%s %s %s",
-				     report_json_s(h, "usb"),
-				     report_json_s(h, "vid"),
-				     report_json_s(h, "pid"),
-				     report_json_s(h, "product"),
-				     report_json_speed(h, speed,
-						       sizeof(speed)));
-			if (n < 0 || (size_t)n >= len - off)
-				return true;
-			off += (size_t)n;
-		}
-	}
-	snprintf(buf + off, len - off, " > %s %s:%s %s (%s)",
-		 report_json_s(e, "usb"), report_json_s(e, "vid"),
-		 report_json_s(e, "pid"), report_json_speed(e, speed,
-							     sizeof(speed)),
-		 disk);
-	return true;
-}
-
-/* the uas verdict meta.json holds for a disk, or NULL */
-struct json_object *report_uas(const struct recording *r, const char *disk)
-{
-	struct json_object *a, *o, *b;
-	size_t i;
-
-	if (!r->meta || !json_object_object_get_ex(r->meta, "uas", &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return NULL;
-	for (i = 0; i < json_object_array_length(a); i++) {
-		o = json_object_array_get_idx(a, i);
-		if (json_object_object_get_ex(o, "block", &b) &&
-		    json_object_is_type(b, json_type_string) &&
-		    !strcmp(json_object_get_string(b), disk))
-			return o;
-	}
-	return NULL;
-}
-
-/* o[k1] (or o[k1][k2]) when it is a string, else NULL */
-const char *report_json_str(struct json_object *o, const char *k1,
-			    const char *k2)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, k1, &v))
-		return NULL;
-	if (k2 && !json_object_object_get_ex(v, k2, &v))
-		return NULL;
-	return v && json_object_is_type(v, json_type_string) ?
-	       json_object_get_string(v) : NULL;
 }
