@@ -436,7 +436,8 @@ static int bundle_prepare_windows(struct bundle_ctx *c)
 		size_t k;
 
 		if (ev->type != EV_INCIDENT ||
-		    ev->u.incident.inc.kind != CLASSIFY_DIP)
+		    !(classify_kind_carries(ev->u.incident.inc.kind) &
+		      CLASSIFY_C_DIP))
 			continue;
 		for (k = 0; k < n; k++)
 			if (c->win_a[k] == ev->t_ns)

@@ -95,7 +95,8 @@ void report_sense_text(const struct ev *inc, char *buf, size_t len)
 	const struct classify_incident *c = &inc->u.incident.inc;
 	const char *asc;
 
-	if (c->kind != CLASSIFY_SENSE || c->key < 0) {
+	if (!(classify_kind_carries(c->kind) & CLASSIFY_C_SENSE) ||
+	    c->key < 0) {
 		buf[0] = '\0';
 		return;
 	}

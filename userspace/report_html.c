@@ -68,33 +68,17 @@ static const char report_html_css[] =
 "background:#fffaf0}\n"
 "svg{background:#fff;border:1px solid #ddd}\n";
 
-/* colour of an incident mark by kind: errors red, recovery green */
+/* colour of an incident mark by its kind's class (classify.h's table) */
 static const char *report_html_colour(enum classify_kind k)
 {
-	switch (k) {
-	case CLASSIFY_RECOVERED:
+	switch (classify_kind_class(k)) {
+	case CLASSIFY_CLASS_RECOVERY:
 		return "#2a8a2a";
-	case CLASSIFY_DIP:
+	case CLASSIFY_CLASS_SLOW:
 		return "#e08000";
-	case CLASSIFY_ABORT:
-	case CLASSIFY_TIMEOUT:
-	case CLASSIFY_RESET:
-	case CLASSIFY_RESET_FAILED:
+	case CLASSIFY_CLASS_STEP:
 		return "#8a2be2";
-	case CLASSIFY_LINK_ERROR:
-	case CLASSIFY_POWER:
-	case CLASSIFY_SENSE:
-	case CLASSIFY_IO_ERROR:
-	case CLASSIFY_DISCONNECT:
-	case CLASSIFY_OFFLINE:
-	case CLASSIFY_HC_DIED:
-	case CLASSIFY_ENUM_FAILURE:
-	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_OVER_CURRENT:
-	case CLASSIFY_XHCI_ERROR:
-	case CLASSIFY_FS_ERROR:
-	case CLASSIFY_SUPPRESSED:
-	case CLASSIFY_KIND_COUNT:
+	case CLASSIFY_CLASS_ERROR:
 		break;
 	}
 	return "#c00020";
@@ -435,12 +419,13 @@ static void report_html_incident(FILE *f, const struct recording *r,
 	if (buf[0]) {
 		fputs("sense ", f);
 		report_html_esc(f, buf);
-	} else if (c->kind == CLASSIFY_XHCI_ERROR && c->code >= 0) {
+	} else if ((classify_kind_carries(c->kind) & CLASSIFY_C_CODE) &&
+		   c->code >= 0) {
 		fprintf(f, "completion code %d: ", c->code);
 		report_html_esc(f, recording_cc_name((unsigned int)c->code));
 		fputs(" &mdash; ", f);
 		report_html_esc(f, recording_cc_meaning((unsigned int)c->code));
-	} else if (c->kind == CLASSIFY_DIP) {
+	} else if (classify_kind_carries(c->kind) & CLASSIFY_C_DIP) {
 		fprintf(f, "%.1f MB/s for %.1f s against a median of %.1f MB/s",
 			ei->dip_mbps, ei->dip_secs, ei->dip_median_mbps);
 	} else {

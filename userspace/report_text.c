@@ -105,7 +105,7 @@ static void report_text_incident(FILE *f, const struct recording *r,
 			fprintf(f, " %02x", ei->sense[k]);
 		fputc('\n', f);
 	}
-	if (c->kind == CLASSIFY_XHCI_ERROR && c->code >= 0)
+	if ((classify_kind_carries(c->kind) & CLASSIFY_C_CODE) && c->code >= 0)
 		fprintf(f, "    completion code %d: %s (%s)\n", c->code,
 			recording_cc_name((unsigned int)c->code),
 			recording_cc_meaning((unsigned int)c->code));
@@ -130,7 +130,7 @@ static void report_text_incident(FILE *f, const struct recording *r,
 	if (c->suppressed > 0)
 		fprintf(f, "    %ld kernel message%s suppressed (rate limit)\n",
 			c->suppressed, c->suppressed == 1 ? "" : "s");
-	if (c->kind == CLASSIFY_DIP)
+	if (classify_kind_carries(c->kind) & CLASSIFY_C_DIP)
 		fprintf(f, "    %.1f MB/s for %.1f s against a median of "
 			"%.1f MB/s\n", ei->dip_mbps, ei->dip_secs,
 			ei->dip_median_mbps);

@@ -69,7 +69,7 @@ named "the stall, as a dip" 'dip ' 'stall@4\+8 start'
 # the SCSI timeout of the stalled disk is 2 s in the test bed, counted
 # from each command's dispatch: 1 to 5 s after the stall starts
 named "the stall's command timeout" 'timeout' 'stall@4\+8 start' 3 2
-expect "$rep" "reset speed=SuperSpeed on $disk .*\[chain 1\]"
+expect "$rep" "reset speed=SuperSpeed( devnum=[0-9]+)? on $disk .*\[chain 1\]"
 expect "$rep" "recovered on $disk .*\[chain 1\]"
 expect "$rep" '^\* Medium not present'
 expect "$rep" '^\* Command timeout, abort and reset chain'

@@ -24,7 +24,7 @@ rec=$out/rec
 txt=$rec/report.txt
 expect "$txt" 'sense 02/3a/00 \(Not Ready: Medium not present\) on sda'
 expect "$txt" 'timeout .*on sda'
-expect "$txt" 'reset speed=SuperSpeed on sda'
+expect "$txt" 'reset speed=SuperSpeed( devnum=[0-9]+)? on sda'
 expect "$txt" 'evidence [0-9]+ .*trace .*scsi-done .*sense=02/3a/00'
 expect "$txt" 'For this recording: usb-storage.quirks=46f4:0003:u \(sda\)'
 expect "$txt" '^SEQ1M Q4T1 +[0-9.]+ +[0-9.]+ +1$'

@@ -20,8 +20,10 @@
 #include <cmocka.h>
 
 #include "classify.h"
+#include "evjson.h"
 #include "kmsg.h"
 #include "kmsgtab.h"
+#include "report_advice.h"
 
 #ifndef FIXTURES
 #define FIXTURES "../tests/fixtures/kmsg"
@@ -573,6 +575,85 @@ static void test_table_rows(void **state)
 	}
 }
 
+/*
+ * classify.h's table of kinds is the one place that says what a kind
+ * carries: the JSON writer writes exactly those fields, the text shows
+ * them, every kind has advice and its name reads back.
+ */
+static void test_kind_table(void **state)
+{
+	static const struct {
+		unsigned int carries;
+		const char *json, *text;
+	} fields[] = {
+		{ CLASSIFY_C_SENSE, "\"key\":", "key=3" },
+		{ CLASSIFY_C_INFO, "\"info\":", NULL },
+		{ CLASSIFY_C_COMMANDS, "\"commands\":", "commands=2" },
+		{ CLASSIFY_C_CMD, "\"hostbyte\":", NULL },
+		{ CLASSIFY_C_CMD | CLASSIFY_C_OPCODE, "\"opcode\":", NULL },
+		{ CLASSIFY_C_SPEED, "\"speed\":", "speed=high-speed" },
+		{ CLASSIFY_C_ERRNO, "\"errno\":", "errno=71" },
+		{ CLASSIFY_C_DEVNUM, "\"devnum\":", "devnum=3" },
+		{ CLASSIFY_C_PORT, "\"port\":", NULL },
+		{ CLASSIFY_C_CODE, "\"code\":", "code=4" },
+		{ CLASSIFY_C_REPEATS | CLASSIFY_C_TALLY, "\"count\":", NULL },
+		{ CLASSIFY_C_REPEATS, NULL, "(2 times)" },
+		{ CLASSIFY_C_TALLY, NULL, "count=2" },
+		{ CLASSIFY_C_CMD | CLASSIFY_C_LOST, "\"lost_first_block\":", NULL },
+	};
+	struct evjson_writer *w = evjson_writer_new();
+	unsigned int k, i;
+
+	(void)state;
+	assert_non_null(w);
+	for (k = 0; k < CLASSIFY_KIND_COUNT; k++) {
+		unsigned int carries = classify_kind_carries(k);
+		struct classify_incident inc;
+		char text[512], *json;
+		const char *line;
+		size_t len;
+
+		classify_incident_init(&inc, k);
+		strcpy(inc.dev, "sdc");
+		inc.key = 3;
+		inc.asc = 0x11;
+		inc.ascq = 0;
+		inc.info = 7;
+		inc.opcode = 0x2a;
+		inc.lba = 8;
+		strcpy(inc.speed, "high-speed");
+		inc.devnum = 3;
+		inc.port = 2;
+		inc.err = 71;
+		inc.code = 4;
+		inc.count = 2;
+		strcpy(inc.part, "sdc1");
+		inc.lost_blocks = 2;
+		assert_int_equal(evjson_incident_line(w, &inc, &line, &len), 0);
+		json = strndup(line, len);
+		assert_non_null(json);
+		classify_details(&inc, text, sizeof(text));
+		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			bool has = carries & fields[i].carries;
+
+			if (fields[i].json && has != !!strstr(json, fields[i].json))
+				fail_msg("%s: %s %s", classify_kind_name(k),
+					 fields[i].json,
+					 has ? "missing" : "not carried");
+			if (fields[i].text && has != !!strstr(text, fields[i].text))
+				fail_msg("%s: \"%s\" %s in \"%s\"",
+					 classify_kind_name(k), fields[i].text,
+					 has ? "missing" : "not carried", text);
+		}
+		free(json);
+		assert_int_equal(classify_kind_of(classify_kind_name(k)), k);
+		assert_non_null(report_advice_get(report_advice_of(&inc)));
+	}
+	assert_int_equal(classify_kind_of("no-such-kind"), CLASSIFY_KIND_COUNT);
+	assert_int_equal(classify_kind_carries(CLASSIFY_KIND_COUNT), 0);
+	evjson_writer_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -590,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_attribution),
 		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_kind_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

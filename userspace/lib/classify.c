@@ -43,17 +43,36 @@
 #include "ut_sense.h"
 #include "util.h"
 
-static const char *const classify_kind_names[CLASSIFY_KIND_COUNT] = {
-#define CLASSIFY_KIND_NAME(id, name) [CLASSIFY_##id] = name,
-	CLASSIFY_KINDS(CLASSIFY_KIND_NAME)
-#undef CLASSIFY_KIND_NAME
+static const struct classify_kind_row {
+	const char *name;
+	enum classify_class class;
+	unsigned int carries;
+} classify_kind_rows[CLASSIFY_KIND_COUNT] = {
+#define CLASSIFY_KIND_ROW(id, name, class, advice, carries)		\
+	[CLASSIFY_##id] = { name, CLASSIFY_CLASS_##class, carries },
+	CLASSIFY_KINDS(CLASSIFY_KIND_ROW)
+#undef CLASSIFY_KIND_ROW
 };
 
 const char *classify_kind_name(enum classify_kind kind)
 {
 	if ((unsigned int)kind >= CLASSIFY_KIND_COUNT)
 		return "unknown";
-	return classify_kind_names[kind];
+	return classify_kind_rows[kind].name;
+}
+
+unsigned int classify_kind_carries(enum classify_kind kind)
+{
+	if ((unsigned int)kind >= CLASSIFY_KIND_COUNT)
+		return 0;
+	return classify_kind_rows[kind].carries;
+}
+
+enum classify_class classify_kind_class(enum classify_kind kind)
+{
+	if ((unsigned int)kind >= CLASSIFY_KIND_COUNT)
+		return CLASSIFY_CLASS_ERROR;
+	return classify_kind_rows[kind].class;
 }
 
 enum classify_kind classify_kind_of(const char *name)
@@ -61,7 +80,7 @@ enum classify_kind classify_kind_of(const char *name)
 	unsigned int i;
 
 	for (i = 0; name && i < CLASSIFY_KIND_COUNT; i++)
-		if (!strcmp(name, classify_kind_names[i]))
+		if (!strcmp(name, classify_kind_rows[i].name))
 			return i;
 	return CLASSIFY_KIND_COUNT;
 }
@@ -248,6 +267,7 @@ int classify_asc_lookup(const char *text, int *asc, int *ascq)
 void classify_details(const struct classify_incident *inc, char *buf,
 		      size_t len)
 {
+	unsigned int carries = classify_kind_carries(inc->kind);
 	size_t n = 0;
 
 #define CLASSIFY_PUT(...)						\
@@ -257,7 +277,8 @@ void classify_details(const struct classify_incident *inc, char *buf,
 	} while (0)
 
 	buf[0] = '\0';
-	if (inc->kind == CLASSIFY_SENSE) {
+	if ((carries & CLASSIFY_C_SENSE) &&
+	    (inc->key >= 0 || inc->asc >= 0 || inc->asc_text[0])) {
 		CLASSIFY_PUT("key=%d (%s)", inc->key,
 			     inc->key_text ? inc->key_text : "?");
 		if (inc->asc >= 0 && inc->ascq >= 0)
@@ -271,8 +292,8 @@ void classify_details(const struct classify_incident *inc, char *buf,
 			CLASSIFY_PUT(" asc=? ascq=? (%s)", inc->asc_text[0] ?
 				     inc->asc_text : "?");
 	}
-	if (inc->kind == CLASSIFY_TIMEOUT && inc->inferred)
-		CLASSIFY_PUT("(implied by the abort)");
+	if (inc->inferred)
+		CLASSIFY_PUT("%s(implied by the abort)", n ? " " : "");
 	if (inc->hostbyte[0] && strcmp(inc->hostbyte, "DID_OK"))
 		CLASSIFY_PUT("%s%s", n ? " " : "", inc->hostbyte);
 	if (inc->opcode_name[0] || inc->opcode >= 0) {
@@ -293,50 +314,21 @@ void classify_details(const struct classify_incident *inc, char *buf,
 		CLASSIFY_PUT("%sdata lost on %s (%ld block%s)", n ? "; " : "",
 			     inc->part[0] ? inc->part : inc->disk,
 			     inc->lost_blocks, inc->lost_blocks == 1 ? "" : "s");
-	switch (inc->kind) {
-	case CLASSIFY_RESET:
-		if (inc->speed[0])
-			CLASSIFY_PUT("%sspeed=%s", n ? " " : "", inc->speed);
-		break;
-	case CLASSIFY_DISCONNECT:
-		if (inc->devnum >= 0)
-			CLASSIFY_PUT("%sdevnum=%d", n ? " " : "", inc->devnum);
-		break;
-	case CLASSIFY_XHCI_ERROR:
-		if (inc->code >= 0)
-			CLASSIFY_PUT("%scode=%d", n ? " " : "", inc->code);
-		break;
-	case CLASSIFY_SUPPRESSED:
+	if ((carries & CLASSIFY_C_SPEED) && inc->speed[0])
+		CLASSIFY_PUT("%sspeed=%s", n ? " " : "", inc->speed);
+	if ((carries & CLASSIFY_C_DEVNUM) && inc->devnum >= 0)
+		CLASSIFY_PUT("%sdevnum=%d", n ? " " : "", inc->devnum);
+	if ((carries & CLASSIFY_C_CODE) && inc->code >= 0)
+		CLASSIFY_PUT("%scode=%d", n ? " " : "", inc->code);
+	if (carries & CLASSIFY_C_TALLY)
 		CLASSIFY_PUT("%scount=%ld", n ? " " : "", inc->count);
-		break;
-	case CLASSIFY_TIMEOUT:
-		if (inc->count > 1)
-			CLASSIFY_PUT("%scommands=%ld", n ? " " : "",
-				     inc->count);
-		break;
-	case CLASSIFY_SENSE:
-	case CLASSIFY_ABORT:
-	case CLASSIFY_RECOVERED:
-	case CLASSIFY_IO_ERROR:
-	case CLASSIFY_OFFLINE:
-	case CLASSIFY_HC_DIED:
-	case CLASSIFY_ENUM_FAILURE:
-	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_OVER_CURRENT:
-	case CLASSIFY_FS_ERROR:
-	case CLASSIFY_DIP:
-	case CLASSIFY_RESET_FAILED:
-	case CLASSIFY_LINK_ERROR:
-	case CLASSIFY_POWER:
-	case CLASSIFY_KIND_COUNT:
-		break;
-	}
-	if (inc->err > 0)
+	if ((carries & CLASSIFY_C_COMMANDS) && inc->count > 1)
+		CLASSIFY_PUT("%scommands=%ld", n ? " " : "", inc->count);
+	if ((carries & CLASSIFY_C_ERRNO) && inc->err > 0)
 		CLASSIFY_PUT("%serrno=%d (%s)", n ? " " : "", inc->err,
 			     strerrorname_np(inc->err) ?
 			     strerrorname_np(inc->err) : "?");
-	if (inc->kind != CLASSIFY_SUPPRESSED && inc->kind != CLASSIFY_TIMEOUT &&
-	    inc->count > 1)
+	if ((carries & CLASSIFY_C_REPEATS) && inc->count > 1)
 		CLASSIFY_PUT("%s(%ld times)", n ? " " : "", inc->count);
 	if (inc->suppressed > 0)
 		CLASSIFY_PUT("%s%ld callbacks suppressed", n ? "; " : "",

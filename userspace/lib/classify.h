@@ -23,30 +23,81 @@
 
 #include "kmsg.h"
 
-/* The incident kinds, in one place: enum name, the name users see. */
+/*
+ * The incident kinds, one row each: what every part of usbtrail knows of
+ * a kind, so that the classifier, the JSON writer and reader, the text
+ * and HTML reports, the journal and the advice cannot disagree.
+ *
+ *   id         CLASSIFY_<id>
+ *   name       the name users see (JSON "kind", USBTRAIL_KIND=)
+ *   class      ERROR, STEP (an error handler's step: timeout, abort,
+ *              reset), RECOVERY or SLOW (throughput fell): the colour of
+ *              its mark and its journal priority
+ *   advice     the advice it gets (REPORT_ADV_<advice>; report_advice.c
+ *              refines a sense incident's by its key)
+ *   carries    what it has beyond the common fields (CLASSIFY_C_*): the
+ *              writers write these and only these
+ */
 #define CLASSIFY_KINDS(X)						\
-	X(SENSE, "sense")						\
-	X(TIMEOUT, "timeout")						\
-	X(ABORT, "abort")						\
-	X(RESET, "reset")						\
-	X(RECOVERED, "recovered")					\
-	X(DISCONNECT, "disconnect")					\
-	X(IO_ERROR, "io-error")						\
-	X(OFFLINE, "offline")						\
-	X(HC_DIED, "hc-died")						\
-	X(ENUM_FAILURE, "enum-failure")					\
-	X(UAS_IGNORED, "uas-ignored")					\
-	X(OVER_CURRENT, "over-current")					\
-	X(XHCI_ERROR, "xhci-error")					\
-	X(FS_ERROR, "fs-error")						\
-	X(SUPPRESSED, "suppressed")					\
-	X(DIP, "dip")		/* recordings only: throughput fell */	\
-	X(RESET_FAILED, "reset-failed")					\
-	X(LINK_ERROR, "link-error")					\
-	X(POWER, "power")
+	X(SENSE, "sense", ERROR, SENSE,					\
+	  CLASSIFY_C_CMD | CLASSIFY_C_SENSE | CLASSIFY_C_INFO |		\
+	  CLASSIFY_C_COMMANDS)						\
+	X(TIMEOUT, "timeout", STEP, RESET_CHAIN,			\
+	  CLASSIFY_C_CMD | CLASSIFY_C_SENSE | CLASSIFY_C_COMMANDS)	\
+	X(ABORT, "abort", STEP, RESET_CHAIN, CLASSIFY_C_OPCODE)		\
+	X(RESET, "reset", STEP, RESET_CHAIN,				\
+	  CLASSIFY_C_SPEED | CLASSIFY_C_DEVNUM)				\
+	X(RECOVERED, "recovered", RECOVERY, RESET_CHAIN, 0)		\
+	X(DISCONNECT, "disconnect", ERROR, DISCONNECT, CLASSIFY_C_DEVNUM) \
+	X(IO_ERROR, "io-error", ERROR, IO_ERROR, CLASSIFY_C_CMD)	\
+	X(OFFLINE, "offline", ERROR, OFFLINE, CLASSIFY_C_REPEATS)	\
+	X(HC_DIED, "hc-died", ERROR, HC_DIED, CLASSIFY_C_REPEATS)	\
+	X(ENUM_FAILURE, "enum-failure", ERROR, ENUM, CLASSIFY_C_PORT_ERR) \
+	X(UAS_IGNORED, "uas-ignored", ERROR, UAS_IGNORED, 0)		\
+	X(OVER_CURRENT, "over-current", ERROR, OVER_CURRENT,		\
+	  CLASSIFY_C_PORT_ERR)						\
+	X(XHCI_ERROR, "xhci-error", ERROR, XHCI,			\
+	  CLASSIFY_C_CODE | CLASSIFY_C_REPEATS)				\
+	X(FS_ERROR, "fs-error", ERROR, FS, CLASSIFY_C_LOST)		\
+	X(SUPPRESSED, "suppressed", ERROR, SUPPRESSED, CLASSIFY_C_TALLY) \
+	X(DIP, "dip", SLOW, DIP, CLASSIFY_C_DIP) /* recordings only */	\
+	X(RESET_FAILED, "reset-failed", STEP, OFFLINE, CLASSIFY_C_PORT_ERR) \
+	X(LINK_ERROR, "link-error", ERROR, LINK, CLASSIFY_C_PORT_ERR)	\
+	X(POWER, "power", ERROR, POWER, CLASSIFY_C_PORT_ERR)
+
+/* What a kind carries (the "carries" column) */
+enum {
+	CLASSIFY_C_CMD = 1 << 0,	/* a failed command: Result, CDB,
+					 * sector, lost blocks */
+	CLASSIFY_C_OPCODE = 1 << 1,	/* the command it acts on (opcode,
+					 * lba), no more of it */
+	CLASSIFY_C_SENSE = 1 << 2,	/* key, ASC, ASCQ */
+	CLASSIFY_C_INFO = 1 << 3,	/* sense's information field */
+	CLASSIFY_C_COMMANDS = 1 << 4,	/* count: commands failed alike */
+	CLASSIFY_C_REPEATS = 1 << 5,	/* count: times the line came */
+	CLASSIFY_C_TALLY = 1 << 6,	/* count: lines the kernel dropped */
+	CLASSIFY_C_SPEED = 1 << 7,	/* the link speed it reset to */
+	CLASSIFY_C_DEVNUM = 1 << 8,	/* the USB device number */
+	CLASSIFY_C_ERRNO = 1 << 9,	/* the kernel's errno */
+	CLASSIFY_C_PORT = 1 << 10,	/* the hub port */
+	CLASSIFY_C_CODE = 1 << 11,	/* an xHCI completion code */
+	CLASSIFY_C_LOST = 1 << 12,	/* partition and blocks lost */
+	CLASSIFY_C_DIP = 1 << 13,	/* throughput against its median */
+	/* a hub port's failure: errno, device number, port */
+	CLASSIFY_C_PORT_ERR = CLASSIFY_C_ERRNO | CLASSIFY_C_DEVNUM |
+			      CLASSIFY_C_PORT,
+};
+
+/* The "class" column */
+enum classify_class {
+	CLASSIFY_CLASS_ERROR,
+	CLASSIFY_CLASS_STEP,
+	CLASSIFY_CLASS_RECOVERY,
+	CLASSIFY_CLASS_SLOW,
+};
 
 enum classify_kind {
-#define CLASSIFY_KIND_ENUM(id, name) CLASSIFY_##id,
+#define CLASSIFY_KIND_ENUM(id, name, class, advice, carries) CLASSIFY_##id,
 	CLASSIFY_KINDS(CLASSIFY_KIND_ENUM)
 #undef CLASSIFY_KIND_ENUM
 	CLASSIFY_KIND_COUNT
@@ -172,6 +223,10 @@ const struct classify_device *classify_devices(const struct classify *c,
 					       unsigned int *n);
 
 const char *classify_kind_name(enum classify_kind kind);
+/* The kind's "carries" column (CLASSIFY_C_*), 0 for no kind */
+unsigned int classify_kind_carries(enum classify_kind kind);
+/* The kind's "class" column; CLASSIFY_CLASS_ERROR for no kind */
+enum classify_class classify_kind_class(enum classify_kind kind);
 /* The kind of a name, CLASSIFY_KIND_COUNT if none. */
 enum classify_kind classify_kind_of(const char *name);
 /* The kind's details as text: "key=2 (Not Ready) asc=0x3a ..." */

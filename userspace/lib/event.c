@@ -348,6 +348,7 @@ int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
 {
 	const struct ev_incident *ei = &ev->u.incident;
 	const struct classify_incident *inc = &ei->inc;
+	unsigned int carries = classify_kind_carries(inc->kind);
 	char summary[512];
 	unsigned int n = 0, i;
 	size_t off = 0;
@@ -356,7 +357,9 @@ int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
 		return -EINVAL;
 	ev_incident_summary(ev, summary, sizeof(summary));
 	EV_FIELD("MESSAGE", "%s", summary);
-	EV_FIELD("PRIORITY", "%d", inc->kind == CLASSIFY_RECOVERED ? 5 : 3);
+	/* syslog's notice for a recovery, err for the rest */
+	EV_FIELD("PRIORITY", "%d", classify_kind_class(inc->kind) ==
+		 CLASSIFY_CLASS_RECOVERY ? 5 : 3);
 	EV_FIELD("USBTRAIL_KIND", "%s", classify_kind_name(inc->kind));
 	if (inc->dev[0])
 		EV_FIELD("USBTRAIL_DEVICE", "%s", inc->dev);
@@ -369,8 +372,7 @@ int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
 	EV_FIELD("USBTRAIL_TIME", "%.6f", (double)ev->t_ns / 1e9);
 	if (inc->chain)
 		EV_FIELD("USBTRAIL_CHAIN", "%u", inc->chain);
-	switch (inc->kind) {
-	case CLASSIFY_SENSE:
+	if (carries & CLASSIFY_C_SENSE) {
 		if (inc->key >= 0 && inc->asc >= 0 && inc->ascq >= 0)
 			EV_FIELD("USBTRAIL_SENSE", "%02x/%02x/%02x", inc->key,
 				 inc->asc, inc->ascq);
@@ -387,39 +389,17 @@ int ev_incident_fields(const struct ev *ev, struct ev_field *fields,
 				snprintf(hex + 2 * i, 3, "%02x", ei->sense[i]);
 			EV_FIELD("USBTRAIL_SENSE_DATA", "%s", hex);
 		}
-		break;
-	case CLASSIFY_RESET:
-		if (inc->speed[0])
-			EV_FIELD("USBTRAIL_SPEED", "%s", inc->speed);
-		break;
-	case CLASSIFY_XHCI_ERROR:
-		if (inc->code >= 0)
-			EV_FIELD("USBTRAIL_COMPLETION_CODE", "%d", inc->code);
-		break;
-	case CLASSIFY_SUPPRESSED:
+	}
+	if ((carries & CLASSIFY_C_SPEED) && inc->speed[0])
+		EV_FIELD("USBTRAIL_SPEED", "%s", inc->speed);
+	if ((carries & CLASSIFY_C_CODE) && inc->code >= 0)
+		EV_FIELD("USBTRAIL_COMPLETION_CODE", "%d", inc->code);
+	if (carries & CLASSIFY_C_TALLY)
 		EV_FIELD("USBTRAIL_COUNT", "%ld", inc->count);
-		break;
-	case CLASSIFY_DIP:
+	if (carries & CLASSIFY_C_DIP) {
 		EV_FIELD("USBTRAIL_MBPS", "%.1f", ei->dip_mbps);
 		EV_FIELD("USBTRAIL_MEDIAN_MBPS", "%.1f", ei->dip_median_mbps);
 		EV_FIELD("USBTRAIL_SECONDS", "%.1f", ei->dip_secs);
-		break;
-	case CLASSIFY_IO_ERROR:
-	case CLASSIFY_ENUM_FAILURE:
-	case CLASSIFY_TIMEOUT:
-	case CLASSIFY_ABORT:
-	case CLASSIFY_RECOVERED:
-	case CLASSIFY_DISCONNECT:
-	case CLASSIFY_OFFLINE:
-	case CLASSIFY_HC_DIED:
-	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_OVER_CURRENT:
-	case CLASSIFY_FS_ERROR:
-	case CLASSIFY_RESET_FAILED:
-	case CLASSIFY_LINK_ERROR:
-	case CLASSIFY_POWER:
-	case CLASSIFY_KIND_COUNT:
-		break;
 	}
 	/* the parts of a failed command, whatever its kind */
 	if (inc->sector >= 0)
@@ -457,7 +437,7 @@ int ev_incident_summary(const struct ev *ev, char *buf, size_t len)
 			 inc->key, inc->asc, inc->ascq,
 			 inc->key_text ? inc->key_text : "?",
 			 inc->asc_text[0] ? inc->asc_text : "?");
-	else if (inc->kind == CLASSIFY_DIP)
+	else if (classify_kind_carries(inc->kind) & CLASSIFY_C_DIP)
 		snprintf(details, sizeof(details),
 			 "%.1f MB/s against a median of %.1f MB/s for %.1f s",
 			 ei->dip_mbps, ei->dip_median_mbps, ei->dip_secs);

@@ -426,9 +426,9 @@ static void evjson_y_sense(yajl_gen g, const struct classify_incident *inc)
 static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
 			      const struct ev *ev)
 {
+	unsigned int carries = classify_kind_carries(inc->kind);
 	int opcode = ev ? ev->u.incident.opcode : inc->opcode;
 	long long lba = ev ? ev->u.incident.lba : inc->lba;
-	bool cmd = false;
 
 	evjson_y_str(g, "kind", classify_kind_name(inc->kind));
 	evjson_y_str_or_null(g, "dev", inc->dev);
@@ -469,80 +469,42 @@ static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
 	}
 	if (inc->row[0])
 		evjson_y_str(g, "row", inc->row);
-	switch (inc->kind) {
-	case CLASSIFY_SENSE:
+	/* what the kind carries (classify.h's table), in this order */
+	if (carries & CLASSIFY_C_SENSE)
 		evjson_y_sense(g, inc);
+	if (carries & CLASSIFY_C_INFO)
 		evjson_y_int(g, "info", inc->info);
-		if (inc->count > 1)
-			evjson_y_int(g, "commands", inc->count);
+	if ((carries & CLASSIFY_C_COMMANDS) && inc->count > 1)
+		evjson_y_int(g, "commands", inc->count);
+	if (carries & CLASSIFY_C_CMD)
 		evjson_y_cmd(g, inc, opcode, lba);
-		cmd = true;
-		break;
-	case CLASSIFY_IO_ERROR:
-		evjson_y_cmd(g, inc, opcode, lba);
-		cmd = true;
-		break;
-	case CLASSIFY_TIMEOUT:
-		/* how many commands timed out together, when more than one */
-		if (inc->count > 1)
-			evjson_y_int(g, "commands", inc->count);
-		/* a timed-out command's final result may carry sense */
-		if (inc->key >= 0)
-			evjson_y_sense(g, inc);
-		evjson_y_cmd(g, inc, opcode, lba);
-		cmd = true;
-		break;
-	case CLASSIFY_RESET:
+	if (carries & CLASSIFY_C_OPCODE) {
+		evjson_y_int(g, "opcode", opcode);
+		evjson_y_str_or_null(g, "opcode_name", inc->opcode_name);
+		evjson_y_int(g, "lba", lba);
+	}
+	if (carries & CLASSIFY_C_SPEED)
 		evjson_y_str(g, "speed", inc->speed);
-		if (!ev)
-			evjson_y_int(g, "devnum", inc->devnum);
-		break;
-	case CLASSIFY_DISCONNECT:
-		if (!ev)
-			evjson_y_int(g, "devnum", inc->devnum);
-		break;
-	case CLASSIFY_ENUM_FAILURE:
-	case CLASSIFY_LINK_ERROR:
-	case CLASSIFY_RESET_FAILED:
-	case CLASSIFY_POWER:
-	case CLASSIFY_OVER_CURRENT:
+	if (carries & CLASSIFY_C_ERRNO) {
 		evjson_y_int(g, "errno", inc->err);
 		evjson_y_str_or_null(g, "errno_name", inc->err > 0 ?
 				     strerrorname_np(inc->err) : NULL);
-		if (!ev)
-			evjson_y_int(g, "devnum", inc->devnum);
+	}
+	/* in a recording, the device number is in the event's identity */
+	if ((carries & CLASSIFY_C_DEVNUM) && !ev)
+		evjson_y_int(g, "devnum", inc->devnum);
+	if (carries & CLASSIFY_C_PORT)
 		evjson_y_int(g, "port", inc->port);
-		break;
-	case CLASSIFY_XHCI_ERROR:
+	if (carries & CLASSIFY_C_CODE)
 		evjson_y_int(g, "code", inc->code);
-		if (inc->count > 1)
-			evjson_y_int(g, "count", inc->count);
-		break;
-	case CLASSIFY_SUPPRESSED:
+	if (((carries & CLASSIFY_C_REPEATS) && inc->count > 1) ||
+	    (carries & CLASSIFY_C_TALLY))
 		evjson_y_int(g, "count", inc->count);
-		break;
-	case CLASSIFY_FS_ERROR:
+	if (carries & CLASSIFY_C_LOST) {
 		evjson_y_str_or_null(g, "partition", inc->part);
 		evjson_y_int(g, "lost_blocks", inc->lost_blocks > 0 ?
 			     inc->lost_blocks : -1);
 		evjson_y_int(g, "lost_first_block", inc->lost_first);
-		break;
-	case CLASSIFY_OFFLINE:
-	case CLASSIFY_HC_DIED:
-		if (inc->count > 1)
-			evjson_y_int(g, "count", inc->count);
-		break;
-	case CLASSIFY_ABORT:
-		evjson_y_int(g, "opcode", opcode);
-		evjson_y_str_or_null(g, "opcode_name", inc->opcode_name);
-		evjson_y_int(g, "lba", lba);
-		cmd = true;
-		break;
-	case CLASSIFY_RECOVERED:
-	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_DIP:
-	case CLASSIFY_KIND_COUNT:
-		break;
 	}
 	evjson_y_str(g, "line", inc->line);
 	if (ev) {
@@ -563,11 +525,11 @@ static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
 		yajl_gen_array_close(g);
 		if (ei->sense_len)
 			evjson_y_hex(g, "sense_data", ei->sense, ei->sense_len);
-		if (!cmd) {
+		if (!(carries & (CLASSIFY_C_CMD | CLASSIFY_C_OPCODE))) {
 			evjson_y_int(g, "opcode", opcode);
 			evjson_y_int(g, "lba", lba);
 		}
-		if (inc->kind == CLASSIFY_DIP) {
+		if (carries & CLASSIFY_C_DIP) {
 			evjson_y_real(g, "mbps", ei->dip_mbps);
 			evjson_y_real(g, "median_mbps", ei->dip_median_mbps);
 			evjson_y_real(g, "secs", ei->dip_secs);
@@ -815,8 +777,8 @@ static int evjson_parse_incident(struct json_object *o, struct ev *ev)
 	 */
 	ev->u.incident.opcode = (int)evjson_int_or(o, "opcode");
 	ev->u.incident.lba = evjson_int_or(o, "lba");
-	if (inc->kind == CLASSIFY_SENSE || inc->kind == CLASSIFY_TIMEOUT ||
-	    inc->kind == CLASSIFY_IO_ERROR || inc->kind == CLASSIFY_ABORT) {
+	if (classify_kind_carries(inc->kind) &
+	    (CLASSIFY_C_CMD | CLASSIFY_C_OPCODE)) {
 		inc->opcode = ev->u.incident.opcode;
 		inc->lba = ev->u.incident.lba;
 	}

@@ -239,10 +239,20 @@ bool report_advice_wants_quirk(int id)
 	       id == REPORT_ADV_XHCI;
 }
 
+/* The "advice" column of classify.h's table of kinds */
+static const int report_advice_by_kind[CLASSIFY_KIND_COUNT] = {
+#define REPORT_ADVICE_OF(id, name, class, advice, carries)		\
+	[CLASSIFY_##id] = REPORT_ADV_##advice,
+	CLASSIFY_KINDS(REPORT_ADVICE_OF)
+#undef REPORT_ADVICE_OF
+};
+
 int report_advice_of(const struct classify_incident *c)
 {
-	switch (c->kind) {
-	case CLASSIFY_SENSE:
+	if ((unsigned int)c->kind >= CLASSIFY_KIND_COUNT)
+		return REPORT_ADV_SUPPRESSED;
+	/* a sense incident's advice depends on what the drive said */
+	if (c->kind == CLASSIFY_SENSE) {
 		if (c->key == 2 && c->asc == 0x3a)
 			return REPORT_ADV_MEDIUM;
 		if (c->key == 2)
@@ -251,43 +261,8 @@ int report_advice_of(const struct classify_incident *c)
 			return REPORT_ADV_MEDIUM_ERROR;
 		if (c->key == 4)
 			return REPORT_ADV_HW_ERROR;
-		return REPORT_ADV_SENSE;
-	case CLASSIFY_TIMEOUT:
-	case CLASSIFY_ABORT:
-	case CLASSIFY_RESET:
-	case CLASSIFY_RECOVERED:
-		return REPORT_ADV_RESET_CHAIN;
-	case CLASSIFY_IO_ERROR:
-		return REPORT_ADV_IO_ERROR;
-	case CLASSIFY_DISCONNECT:
-		return REPORT_ADV_DISCONNECT;
-	case CLASSIFY_OFFLINE:
-		return REPORT_ADV_OFFLINE;
-	case CLASSIFY_HC_DIED:
-		return REPORT_ADV_HC_DIED;
-	case CLASSIFY_ENUM_FAILURE:
-		return REPORT_ADV_ENUM;
-	case CLASSIFY_UAS_IGNORED:
-		return REPORT_ADV_UAS_IGNORED;
-	case CLASSIFY_OVER_CURRENT:
-		return REPORT_ADV_OVER_CURRENT;
-	case CLASSIFY_XHCI_ERROR:
-		return REPORT_ADV_XHCI;
-	case CLASSIFY_FS_ERROR:
-		return REPORT_ADV_FS;
-	case CLASSIFY_DIP:
-		return REPORT_ADV_DIP;
-	case CLASSIFY_RESET_FAILED:
-		return REPORT_ADV_OFFLINE;
-	case CLASSIFY_LINK_ERROR:
-		return REPORT_ADV_LINK;
-	case CLASSIFY_POWER:
-		return REPORT_ADV_POWER;
-	case CLASSIFY_SUPPRESSED:
-	case CLASSIFY_KIND_COUNT:
-		break;
 	}
-	return REPORT_ADV_SUPPRESSED;
+	return report_advice_by_kind[c->kind];
 }
 
 const struct report_advice *report_advice_get(int id)
