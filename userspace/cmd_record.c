@@ -150,6 +150,84 @@ static int cmd_record_key_code(const char *name)
 	return code < 0 ? -EINVAL : code;
 }
 
+/* One option of cmd_record_parse() but -h.  Return: 0 or CLI_EXIT_USAGE. */
+static int cmd_record_parse_opt(int c, const char *arg,
+				struct cmd_record_opts *opts)
+{
+	uint64_t v;
+	double f;
+	char *end;
+
+	switch (c) {
+	case 'q':
+		opts->quiet = true;
+		break;
+	case CMD_RECORD_OPT_INTERVAL:
+		if (cli_parse_number(CMD_RECORD_NAME, "--interval", arg, 0, 10,
+				     10000, &v))
+			return CLI_EXIT_USAGE;
+		opts->dip.interval_ms = (unsigned int)v;
+		break;
+	case CMD_RECORD_OPT_DIP_INTERVALS:
+		if (cli_parse_number(CMD_RECORD_NAME, "--dip-intervals", arg,
+				     0, 1, 1000, &v))
+			return CLI_EXIT_USAGE;
+		opts->dip.dip_intervals = (unsigned int)v;
+		break;
+	case CMD_RECORD_OPT_DIP_FRACTION:
+		errno = 0;
+		f = strtod(arg, &end);
+		if (errno || end == arg || *end || !(f >= 0.05) ||
+		    !(f <= 0.95))
+			return cli_usage_error(CMD_RECORD_NAME,
+				"--dip-fraction wants a number from 0.05 to 0.95, not '%s'",
+				arg);
+		opts->dip.dip_fraction = f;
+		break;
+	case 'o':
+		if (!*arg)
+			return cli_usage_error(CMD_RECORD_NAME,
+					       "--output must not be empty");
+		opts->output_dir = arg;
+		break;
+	case CMD_RECORD_OPT_DURATION:
+		if (cli_parse_number(CMD_RECORD_NAME, "--duration", arg, 0, 1,
+				     CMD_RECORD_MAX_DURATION,
+				     &opts->duration_s))
+			return CLI_EXIT_USAGE;
+		break;
+	case CMD_RECORD_OPT_PAYLOAD:
+		if (cli_parse_number(CMD_RECORD_NAME, "--payload", arg,
+				     UTIL_NUM_SIZE, 0, CMD_RECORD_MAX_PAYLOAD,
+				     &opts->payload))
+			return CLI_EXIT_USAGE;
+		opts->payload_set = true;
+		break;
+	case CMD_RECORD_OPT_NO_PCAP:
+		opts->pcap = false;
+		break;
+	case CMD_RECORD_OPT_SOURCE:
+		if (cli_parse_choice(CMD_RECORD_NAME, "--source", arg,
+				     cmd_record_sources, &opts->source))
+			return CLI_EXIT_USAGE;
+		break;
+	case CMD_RECORD_OPT_MARKER_KEY:
+		opts->marker_code = cmd_record_key_code(arg);
+		if (opts->marker_code < 0)
+			return cli_usage_error(CMD_RECORD_NAME,
+				"unknown key '%s' for --marker-key (try F12 or KEY_PAUSE)",
+				arg);
+		break;
+	case CMD_RECORD_OPT_MARKER_DEVICE:
+		if (!*arg)
+			return cli_usage_error(CMD_RECORD_NAME,
+					       "--marker-device must not be empty");
+		opts->marker_device = arg;
+		break;
+	}
+	return 0;
+}
+
 static int cmd_record_parse(int argc, char **argv,
 			    struct cmd_record_opts *opts, bool *help)
 {
@@ -170,88 +248,21 @@ static int cmd_record_parse(int argc, char **argv,
 		{ "quiet",	   no_argument,	      NULL, 'q' },
 		{ NULL,		   0,		      NULL, 0 }
 	};
-	uint64_t v;
-	double f;
-	char *end;
-	int c;
+	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
+		if (c == 'h') {
 			*help = true;
 			return 0;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case CMD_RECORD_OPT_INTERVAL:
-			if (cli_parse_number(CMD_RECORD_NAME, "--interval",
-					     optarg, 0, 10, 10000, &v))
-				return CLI_EXIT_USAGE;
-			opts->dip.interval_ms = (unsigned int)v;
-			break;
-		case CMD_RECORD_OPT_DIP_INTERVALS:
-			if (cli_parse_number(CMD_RECORD_NAME, "--dip-intervals",
-					     optarg, 0, 1, 1000, &v))
-				return CLI_EXIT_USAGE;
-			opts->dip.dip_intervals = (unsigned int)v;
-			break;
-		case CMD_RECORD_OPT_DIP_FRACTION:
-			errno = 0;
-			f = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(f >= 0.05) ||
-			    !(f <= 0.95))
-				return cli_usage_error(CMD_RECORD_NAME,
-					"--dip-fraction wants a number from 0.05 to 0.95, not '%s'",
-					optarg);
-			opts->dip.dip_fraction = f;
-			break;
-		case 'o':
-			if (!*optarg)
-				return cli_usage_error(CMD_RECORD_NAME,
-						       "--output must not be empty");
-			opts->output_dir = optarg;
-			break;
-		case CMD_RECORD_OPT_DURATION:
-			if (cli_parse_number(CMD_RECORD_NAME, "--duration",
-					     optarg, 0, 1,
-					     CMD_RECORD_MAX_DURATION,
-					     &opts->duration_s))
-				return CLI_EXIT_USAGE;
-			break;
-		case CMD_RECORD_OPT_PAYLOAD:
-			if (cli_parse_number(CMD_RECORD_NAME, "--payload",
-					     optarg, UTIL_NUM_SIZE, 0,
-					     CMD_RECORD_MAX_PAYLOAD,
-					     &opts->payload))
-				return CLI_EXIT_USAGE;
-			opts->payload_set = true;
-			break;
-		case CMD_RECORD_OPT_NO_PCAP:
-			opts->pcap = false;
-			break;
-		case CMD_RECORD_OPT_SOURCE:
-			if (cli_parse_choice(CMD_RECORD_NAME, "--source", optarg,
-					     cmd_record_sources, &opts->source))
-				return CLI_EXIT_USAGE;
-			break;
-		case CMD_RECORD_OPT_MARKER_KEY:
-			opts->marker_code = cmd_record_key_code(optarg);
-			if (opts->marker_code < 0)
-				return cli_usage_error(CMD_RECORD_NAME,
-					"unknown key '%s' for --marker-key (try F12 or KEY_PAUSE)",
-					optarg);
-			break;
-		case CMD_RECORD_OPT_MARKER_DEVICE:
-			if (!*optarg)
-				return cli_usage_error(CMD_RECORD_NAME,
-						       "--marker-device must not be empty");
-			opts->marker_device = optarg;
-			break;
-		default:
+		}
+		/* an unknown option or a missing argument */
+		if (c == '?' || c == ':')
 			return cli_getopt_error(CMD_RECORD_NAME, c, argv,
 						optstring, longopts);
-		}
+		ret = cmd_record_parse_opt(c, optarg, opts);
+		if (ret)
+			return ret;
 	}
 
 	if (!opts->output_dir)
@@ -488,65 +499,54 @@ static int cmd_record_open(struct cmd_record_ctx *x, int marker_rd)
 	return 0;
 }
 
-int cmd_record_main(int argc, char **argv)
+/*
+ * The recording's context: the recorder, the start times, and the uas
+ * verdicts taken before anything runs (what the user plugged in).  NULL
+ * on failure, said on stderr.
+ */
+static struct cmd_record_ctx *cmd_record_ctx_new(
+	const struct cmd_record_opts *opts)
 {
-	struct derive_opts dflt = DERIVE_OPTS_DEFAULT;
-	struct cmd_record_opts opts = {
-		.payload = CMD_RECORD_DEF_PAYLOAD,
-		.pcap = true,
-		.source = CMD_RECORD_SOURCE_AUTO,
-		.marker_code = -1,
-		.dip = dflt,
-	};
-	struct cmd_record_ctx *x;
-	struct rec_run_opts ro = { .marker_fd = -1 };
-	const struct rec_stats *st;
-	int pipefd[2] = { -1, -1 };
-	const char *what = NULL;
-	bool help = false;
-	unsigned int i;
-	int ret, status = CLI_EXIT_FAILURE;
+	struct cmd_record_ctx *x = calloc(1, sizeof(*x));
 
-	ret = cmd_record_parse(argc, argv, &opts, &help);
-	if (ret)
-		return ret;
-	if (help) {
-		fputs(cmd_record_help, stdout);
-		return CLI_EXIT_OK;
-	}
-	ret = cmd_record_mkdir(opts.output_dir);
-	if (ret) {
-		fprintf(stderr, "usbtrail record: %s: %s\n", opts.output_dir,
-			ret == -EEXIST ? "already holds a recording "
-			"(events.jsonl); choose another directory" :
-			strerror(-ret));
-		return CLI_EXIT_FAILURE;
-	}
-	x = calloc(1, sizeof(*x));
 	if (!x)
-		return CLI_EXIT_FAILURE;
-	x->opts = &opts;
-	snprintf(x->dir, sizeof(x->dir), "%s", opts.output_dir);
-	x->rec = rec_new(&opts.dip);
+		return NULL;
+	x->opts = opts;
+	snprintf(x->dir, sizeof(x->dir), "%s", opts->output_dir);
+	x->rec = rec_new(&opts->dip);
 	if (!x->rec) {
 		fprintf(stderr, "usbtrail record: %s\n", strerror(errno));
 		free(x);
-		return CLI_EXIT_FAILURE;
+		return NULL;
 	}
 	x->started = time(NULL);
 	x->started_boot = ev_clock_now();
-	/* the verdicts before anything runs: what the user plugged in */
 	x->uas = uas_verdicts_json(&x->uas_err);
 	x->descriptors = meta_descriptors(x->uas);
+	return x;
+}
 
-	if (opts.command && pipe2(pipefd, O_CLOEXEC) == 0) {
-		/* the write end goes to COMMAND: not close-on-exec */
-		fcntl(pipefd[1], F_SETFD, 0);
-		ro.marker_fd = pipefd[1];
-	}
-	ret = cmd_record_open(x, pipefd[0]);
+static void cmd_record_ctx_free(struct cmd_record_ctx *x)
+{
+	json_object_put(x->uas);
+	json_object_put(x->descriptors);
+	rec_free(x->rec);
+	free(x);
+}
+
+/*
+ * Sources and sinks open and handed to the recorder, the first
+ * meta.json written.  @marker_rd: the read end of COMMAND's marker pipe,
+ * or -1.  Return: 0 or a negative errno (said on stderr).
+ */
+static int cmd_record_start(struct cmd_record_ctx *x, int marker_rd)
+{
+	unsigned int i;
+	int ret;
+
+	ret = cmd_record_open(x, marker_rd);
 	if (ret)
-		goto out;
+		return ret;
 	for (i = 0; i < x->nsrc; i++)
 		rec_add_source(x->rec, &x->src[i]);
 	for (i = 0; i < x->nsink; i++)
@@ -555,18 +555,27 @@ int cmd_record_main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "usbtrail record: cannot write %s/meta.json: %s\n",
 			x->dir, strerror(-ret));
-		goto out;
+		return ret;
 	}
 	fprintf(stderr, "usbtrail record: recording into %s (kernel events: "
 		"%s)%s\n", x->dir, x->trace_source ? x->trace_source : "none",
-		opts.command ? "" : opts.duration_s ? "" :
+		x->opts->command ? "" : x->opts->duration_s ? "" :
 		"; Ctrl-C stops");
+	return 0;
+}
 
-	ro.duration_s = opts.duration_s;
-	ro.command = opts.command;
-	ret = rec_run(x->rec, &ro);
-	ro.marker_fd = -1;		/* rec_run() closed it */
-	pipefd[0] = -1;			/* the command source closed it */
+/*
+ * After rec_run() returned @ret: the final meta.json and the closing
+ * lines.  Return: the exit status, COMMAND's when it ran and all went
+ * well.
+ */
+static int cmd_record_finish(struct cmd_record_ctx *x, int ret)
+{
+	const struct rec_stats *st;
+	const char *what = NULL;
+	unsigned int i;
+	int status;
+
 	if (ret) {
 		rec_sink_error(x->rec, &what);
 		fprintf(stderr, "usbtrail record: %s%s%s%s; recording stopped, "
@@ -594,14 +603,64 @@ int cmd_record_main(int argc, char **argv)
 		else if (WIFSIGNALED(st->command_status))
 			status = 128 + WTERMSIG(st->command_status);
 	}
+	return status;
+}
+
+int cmd_record_main(int argc, char **argv)
+{
+	struct derive_opts dflt = DERIVE_OPTS_DEFAULT;
+	struct cmd_record_opts opts = {
+		.payload = CMD_RECORD_DEF_PAYLOAD,
+		.pcap = true,
+		.source = CMD_RECORD_SOURCE_AUTO,
+		.marker_code = -1,
+		.dip = dflt,
+	};
+	struct cmd_record_ctx *x;
+	struct rec_run_opts ro = { .marker_fd = -1 };
+	int pipefd[2] = { -1, -1 };
+	bool help = false;
+	int ret, status = CLI_EXIT_FAILURE;
+
+	ret = cmd_record_parse(argc, argv, &opts, &help);
+	if (ret)
+		return ret;
+	if (help) {
+		fputs(cmd_record_help, stdout);
+		return CLI_EXIT_OK;
+	}
+	ret = cmd_record_mkdir(opts.output_dir);
+	if (ret) {
+		fprintf(stderr, "usbtrail record: %s: %s\n", opts.output_dir,
+			ret == -EEXIST ? "already holds a recording "
+			"(events.jsonl); choose another directory" :
+			strerror(-ret));
+		return CLI_EXIT_FAILURE;
+	}
+	x = cmd_record_ctx_new(&opts);
+	if (!x)
+		return CLI_EXIT_FAILURE;
+
+	if (opts.command && pipe2(pipefd, O_CLOEXEC) == 0) {
+		/* the write end goes to COMMAND: not close-on-exec */
+		fcntl(pipefd[1], F_SETFD, 0);
+		ro.marker_fd = pipefd[1];
+	}
+	ret = cmd_record_start(x, pipefd[0]);
+	if (ret)
+		goto out;
+
+	ro.duration_s = opts.duration_s;
+	ro.command = opts.command;
+	ret = rec_run(x->rec, &ro);
+	ro.marker_fd = -1;		/* rec_run() closed it */
+	pipefd[0] = -1;			/* the command source closed it */
+	status = cmd_record_finish(x, ret);
 out:
 	if (ret && ro.marker_fd >= 0)
 		close(ro.marker_fd);
 	if (ret && pipefd[0] >= 0 && x->nsrc == 0)
 		close(pipefd[0]);
-	json_object_put(x->uas);
-	json_object_put(x->descriptors);
-	rec_free(x->rec);
-	free(x);
+	cmd_record_ctx_free(x);
 	return status;
 }
