@@ -292,6 +292,76 @@ static void bundle_epb_text(struct bundle_ctx *c, const struct pcapng_epb *e,
 	util_str_put(&c->text, line, strlen(line));
 }
 
+/* Room for one more block in c->block.  0 or -ENOMEM. */
+static int bundle_block_grow(struct bundle_ctx *c, size_t *cap)
+{
+	struct bundle_block *nb;
+
+	if (c->nblock < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 1024;
+	nb = realloc(c->block, *cap * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	c->block = nb;
+	return 0;
+}
+
+/*
+ * An Enhanced Packet Block: its text for the bundle, and (in our byte
+ * order) the block again into @out with the URB data cut to what the
+ * recording may keep.
+ */
+static int bundle_capture_epb(struct bundle_ctx *c,
+			      const struct pcapng_reader *rd,
+			      struct pcapng_epb *e, struct bundle_block *b,
+			      struct pcapng_buf *out)
+{
+	uint32_t keep = e->caplen;
+
+	b->epb = true;
+	b->t_ns = e->ts - c->r->boot_to_real_ns;
+	/* the header (and ISO descriptors) only */
+	if (!c->r->payload_set && keep > USBMON_HDR_SIZE) {
+		uint32_t ndesc;
+
+		memcpy(&ndesc, e->data + 60, 4);
+		keep = USBMON_HDR_SIZE;
+		if (ndesc <= USBMON_ISODESC_MAX &&
+		    USBMON_HDR_SIZE + ndesc * USBMON_ISODESC_SIZE <= e->caplen)
+			keep += ndesc * USBMON_ISODESC_SIZE;
+	}
+	/* the text shows what the capture keeps, no more */
+	b->text_off = c->text.len;
+	e->caplen = keep;
+	bundle_epb_text(c, e, b->t_ns);
+	b->text_len = c->text.len - b->text_off;
+	if (rd->swapped)
+		return 0;
+	return pcapng_put_epb(out, e->if_id, e->ts, e->data, keep,
+			      e->origlen);
+}
+
+/* A journal export block, the serial numbers scrubbed, into @out. */
+static int bundle_capture_sje(struct bundle_ctx *c,
+			      const struct pcapng_block *blk,
+			      struct pcapng_buf *out)
+{
+	size_t n = blk->body_len, sn;
+	char *s;
+	int err;
+
+	while (n && !blk->body[n - 1])
+		n--;	/* the block's padding */
+	err = bundle_scrub((const char *)blk->body, n, c->serials, c->nserials,
+			   &s, &sn);
+	if (!err) {
+		err = pcapng_put_sje(out, s, sn);
+		free(s);
+	}
+	return err;
+}
+
 static int bundle_prepare_capture(struct bundle_ctx *c)
 {
 	struct pcapng_reader rd = { 0 };
@@ -322,59 +392,18 @@ static int bundle_prepare_capture(struct bundle_ctx *c)
 			err = 0;
 			goto out;
 		}
-		if (c->nblock == cap) {
-			struct bundle_block *nb;
-
-			cap = cap ? cap * 2 : 1024;
-			nb = realloc(c->block, cap * sizeof(*nb));
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			c->block = nb;
-		}
+		err = bundle_block_grow(c, &cap);
+		if (err)
+			goto out;
 		b = &c->block[c->nblock];
 		memset(b, 0, sizeof(*b));
 		out.len = 0;
 		if (blk.type == PCAPNG_BT_EPB &&
-		    !pcapng_epb_parse(&rd, &blk, &e)) {
-			uint32_t keep = e.caplen;
-
-			b->epb = true;
-			b->t_ns = e.ts - c->r->boot_to_real_ns;
-			/* the header (and ISO descriptors) only */
-			if (!c->r->payload_set && keep > USBMON_HDR_SIZE) {
-				uint32_t ndesc;
-
-				memcpy(&ndesc, e.data + 60, 4);
-				keep = USBMON_HDR_SIZE;
-				if (ndesc <= USBMON_ISODESC_MAX &&
-				    USBMON_HDR_SIZE + ndesc *
-				    USBMON_ISODESC_SIZE <= e.caplen)
-					keep += ndesc * USBMON_ISODESC_SIZE;
-			}
-			/* the text shows what the capture keeps, no more */
-			b->text_off = c->text.len;
-			e.caplen = keep;
-			bundle_epb_text(c, &e, b->t_ns);
-			b->text_len = c->text.len - b->text_off;
-			if (!rd.swapped)
-				err = pcapng_put_epb(&out, e.if_id, e.ts, e.data,
-						     keep, e.origlen);
-		} else if (blk.type == PCAPNG_BT_SJE && !rd.swapped &&
-			   !c->o->keep_serials && c->nserials) {
-			size_t n = blk.body_len, sn;
-			char *s;
-
-			while (n && !blk.body[n - 1])
-				n--;	/* the block's padding */
-			err = bundle_scrub((const char *)blk.body, n,
-					   c->serials, c->nserials, &s, &sn);
-			if (!err) {
-				err = pcapng_put_sje(&out, s, sn);
-				free(s);
-			}
-		}
+		    !pcapng_epb_parse(&rd, &blk, &e))
+			err = bundle_capture_epb(c, &rd, &e, b, &out);
+		else if (blk.type == PCAPNG_BT_SJE && !rd.swapped &&
+			 !c->o->keep_serials && c->nserials)
+			err = bundle_capture_sje(c, &blk, &out);
 		if (err)
 			goto out;
 		b->off = c->blocks.len;

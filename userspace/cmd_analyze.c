@@ -162,6 +162,32 @@ static void cmd_analyze_norm_dev(struct cmd_analyze_opts *o)
 			o->dev_norm[--n] = '\0';
 }
 
+/* --boot: 0, -N (the boots before) or a boot id.  0 or CLI_EXIT_USAGE. */
+static int cmd_analyze_parse_boot(const char *arg,
+				  struct cmd_analyze_opts *opts)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end != arg && !*end && !errno && v <= 0 && v > -100000) {
+		opts->boot = (int)v;
+	} else if (strlen(arg) == 32 &&
+		   strspn(arg, "0123456789abcdef") == 32) {
+		opts->boot_id = arg;
+	} else {
+		return cli_usage_error(CMD_ANALYZE_NAME,
+			"--boot takes 0, a negative number or a "
+			"32-digit boot id, not '%s'", arg);
+	}
+	opts->boot_set = true;
+	return 0;
+}
+
+static int cmd_analyze_parse_args(int argc, char **argv,
+				  struct cmd_analyze_opts *opts);
+
 static int cmd_analyze_parse(int argc, char **argv,
 			     struct cmd_analyze_opts *opts, bool *help)
 {
@@ -179,8 +205,6 @@ static int cmd_analyze_parse(int argc, char **argv,
 		{ "rows",	no_argument,		NULL, CMD_ANALYZE_OPT_ROWS },
 		{ NULL,		0,			NULL, 0 }
 	};
-	char *end;
-	long v;
 	int c;
 
 	opterr = 0;
@@ -199,20 +223,8 @@ static int cmd_analyze_parse(int argc, char **argv,
 			opts->journal = true;
 			break;
 		case 'b':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (end != optarg && !*end && !errno && v <= 0 &&
-			    v > -100000) {
-				opts->boot = (int)v;
-			} else if (strlen(optarg) == 32 &&
-				   strspn(optarg, "0123456789abcdef") == 32) {
-				opts->boot_id = optarg;
-			} else {
-				return cli_usage_error(CMD_ANALYZE_NAME,
-					"--boot takes 0, a negative number or a "
-					"32-digit boot id, not '%s'", optarg);
-			}
-			opts->boot_set = true;
+			if (cmd_analyze_parse_boot(optarg, opts))
+				return CLI_EXIT_USAGE;
 			break;
 		case 'D':
 			if (!*optarg)
@@ -246,6 +258,13 @@ static int cmd_analyze_parse(int argc, char **argv,
 						optstring, longopts);
 		}
 	}
+	return cmd_analyze_parse_args(argc, argv, opts);
+}
+
+/* The inputs, and the options that need or exclude each other. */
+static int cmd_analyze_parse_args(int argc, char **argv,
+				  struct cmd_analyze_opts *opts)
+{
 	if ((opts->boot_set || opts->journal_dir) && !opts->journal)
 		return cli_usage_error(CMD_ANALYZE_NAME,
 				       "--boot and --directory go with --journal");

@@ -3,8 +3,9 @@
  * cmd_record.c - "usbtrail record": options of the recorder that merges
  * USB, SCSI, kernel-log, usbmon and throughput events into one timeline.
  *
- * This file is the command: options, the output directory and meta.json,
- * and which sources and sinks to open (record.h); record.c runs them.
+ * This file is the command: options, the output directory, which sources
+ * and sinks to open (record.h) and when meta.json is written (meta.c
+ * writes it); record.c runs them.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "evjson.h"
+#include "meta.h"
 #include "record.h"
 #include "uas_probe.h"
 #include "util.h"
@@ -149,6 +150,84 @@ static int cmd_record_key_code(const char *name)
 	return code < 0 ? -EINVAL : code;
 }
 
+/* One option of cmd_record_parse() but -h.  Return: 0 or CLI_EXIT_USAGE. */
+static int cmd_record_parse_opt(int c, const char *arg,
+				struct cmd_record_opts *opts)
+{
+	uint64_t v;
+	double f;
+	char *end;
+
+	switch (c) {
+	case 'q':
+		opts->quiet = true;
+		break;
+	case CMD_RECORD_OPT_INTERVAL:
+		if (cli_parse_number(CMD_RECORD_NAME, "--interval", arg, 0, 10,
+				     10000, &v))
+			return CLI_EXIT_USAGE;
+		opts->dip.interval_ms = (unsigned int)v;
+		break;
+	case CMD_RECORD_OPT_DIP_INTERVALS:
+		if (cli_parse_number(CMD_RECORD_NAME, "--dip-intervals", arg,
+				     0, 1, 1000, &v))
+			return CLI_EXIT_USAGE;
+		opts->dip.dip_intervals = (unsigned int)v;
+		break;
+	case CMD_RECORD_OPT_DIP_FRACTION:
+		errno = 0;
+		f = strtod(arg, &end);
+		if (errno || end == arg || *end || !(f >= 0.05) ||
+		    !(f <= 0.95))
+			return cli_usage_error(CMD_RECORD_NAME,
+				"--dip-fraction wants a number from 0.05 to 0.95, not '%s'",
+				arg);
+		opts->dip.dip_fraction = f;
+		break;
+	case 'o':
+		if (!*arg)
+			return cli_usage_error(CMD_RECORD_NAME,
+					       "--output must not be empty");
+		opts->output_dir = arg;
+		break;
+	case CMD_RECORD_OPT_DURATION:
+		if (cli_parse_number(CMD_RECORD_NAME, "--duration", arg, 0, 1,
+				     CMD_RECORD_MAX_DURATION,
+				     &opts->duration_s))
+			return CLI_EXIT_USAGE;
+		break;
+	case CMD_RECORD_OPT_PAYLOAD:
+		if (cli_parse_number(CMD_RECORD_NAME, "--payload", arg,
+				     UTIL_NUM_SIZE, 0, CMD_RECORD_MAX_PAYLOAD,
+				     &opts->payload))
+			return CLI_EXIT_USAGE;
+		opts->payload_set = true;
+		break;
+	case CMD_RECORD_OPT_NO_PCAP:
+		opts->pcap = false;
+		break;
+	case CMD_RECORD_OPT_SOURCE:
+		if (cli_parse_choice(CMD_RECORD_NAME, "--source", arg,
+				     cmd_record_sources, &opts->source))
+			return CLI_EXIT_USAGE;
+		break;
+	case CMD_RECORD_OPT_MARKER_KEY:
+		opts->marker_code = cmd_record_key_code(arg);
+		if (opts->marker_code < 0)
+			return cli_usage_error(CMD_RECORD_NAME,
+				"unknown key '%s' for --marker-key (try F12 or KEY_PAUSE)",
+				arg);
+		break;
+	case CMD_RECORD_OPT_MARKER_DEVICE:
+		if (!*arg)
+			return cli_usage_error(CMD_RECORD_NAME,
+					       "--marker-device must not be empty");
+		opts->marker_device = arg;
+		break;
+	}
+	return 0;
+}
+
 static int cmd_record_parse(int argc, char **argv,
 			    struct cmd_record_opts *opts, bool *help)
 {
@@ -169,88 +248,21 @@ static int cmd_record_parse(int argc, char **argv,
 		{ "quiet",	   no_argument,	      NULL, 'q' },
 		{ NULL,		   0,		      NULL, 0 }
 	};
-	uint64_t v;
-	double f;
-	char *end;
-	int c;
+	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
+		if (c == 'h') {
 			*help = true;
 			return 0;
-		case 'q':
-			opts->quiet = true;
-			break;
-		case CMD_RECORD_OPT_INTERVAL:
-			if (cli_parse_number(CMD_RECORD_NAME, "--interval",
-					     optarg, 0, 10, 10000, &v))
-				return CLI_EXIT_USAGE;
-			opts->dip.interval_ms = (unsigned int)v;
-			break;
-		case CMD_RECORD_OPT_DIP_INTERVALS:
-			if (cli_parse_number(CMD_RECORD_NAME, "--dip-intervals",
-					     optarg, 0, 1, 1000, &v))
-				return CLI_EXIT_USAGE;
-			opts->dip.dip_intervals = (unsigned int)v;
-			break;
-		case CMD_RECORD_OPT_DIP_FRACTION:
-			errno = 0;
-			f = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(f >= 0.05) ||
-			    !(f <= 0.95))
-				return cli_usage_error(CMD_RECORD_NAME,
-					"--dip-fraction wants a number from 0.05 to 0.95, not '%s'",
-					optarg);
-			opts->dip.dip_fraction = f;
-			break;
-		case 'o':
-			if (!*optarg)
-				return cli_usage_error(CMD_RECORD_NAME,
-						       "--output must not be empty");
-			opts->output_dir = optarg;
-			break;
-		case CMD_RECORD_OPT_DURATION:
-			if (cli_parse_number(CMD_RECORD_NAME, "--duration",
-					     optarg, 0, 1,
-					     CMD_RECORD_MAX_DURATION,
-					     &opts->duration_s))
-				return CLI_EXIT_USAGE;
-			break;
-		case CMD_RECORD_OPT_PAYLOAD:
-			if (cli_parse_number(CMD_RECORD_NAME, "--payload",
-					     optarg, UTIL_NUM_SIZE, 0,
-					     CMD_RECORD_MAX_PAYLOAD,
-					     &opts->payload))
-				return CLI_EXIT_USAGE;
-			opts->payload_set = true;
-			break;
-		case CMD_RECORD_OPT_NO_PCAP:
-			opts->pcap = false;
-			break;
-		case CMD_RECORD_OPT_SOURCE:
-			if (cli_parse_choice(CMD_RECORD_NAME, "--source", optarg,
-					     cmd_record_sources, &opts->source))
-				return CLI_EXIT_USAGE;
-			break;
-		case CMD_RECORD_OPT_MARKER_KEY:
-			opts->marker_code = cmd_record_key_code(optarg);
-			if (opts->marker_code < 0)
-				return cli_usage_error(CMD_RECORD_NAME,
-					"unknown key '%s' for --marker-key (try F12 or KEY_PAUSE)",
-					optarg);
-			break;
-		case CMD_RECORD_OPT_MARKER_DEVICE:
-			if (!*optarg)
-				return cli_usage_error(CMD_RECORD_NAME,
-						       "--marker-device must not be empty");
-			opts->marker_device = optarg;
-			break;
-		default:
+		}
+		/* an unknown option or a missing argument */
+		if (c == '?' || c == ':')
 			return cli_getopt_error(CMD_RECORD_NAME, c, argv,
 						optstring, longopts);
-		}
+		ret = cmd_record_parse_opt(c, optarg, opts);
+		if (ret)
+			return ret;
 	}
 
 	if (!opts->output_dir)
@@ -264,7 +276,7 @@ static int cmd_record_parse(int argc, char **argv,
 	return 0;
 }
 
-/* --- meta.json ----------------------------------------------------------- */
+/* --- the recording and meta.json --------------------------------------- */
 
 struct cmd_record_ctx {
 	const struct cmd_record_opts *opts;
@@ -278,7 +290,7 @@ struct cmd_record_ctx {
 	struct json_object *uas;
 	struct json_object *descriptors;	/* "2-1": hex, for the report */
 	int uas_err;
-	char notes[8][256];
+	char notes[8][META_NOTE_LEN];
 	unsigned int nnotes;
 	time_t started;
 	uint64_t started_boot;
@@ -300,324 +312,40 @@ static void cmd_record_note(struct cmd_record_ctx *x, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void cmd_record_boot_id(char *buf, size_t len)
+/* What meta.json is to say, from what the command knows now. */
+static void cmd_record_meta_fill(const struct cmd_record_ctx *x,
+				 struct meta_record *m)
 {
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-
-	buf[0] = '\0';
-	if (f) {
-		if (fgets(buf, (int)len, f))
-			buf[strcspn(buf, "\n")] = '\0';
-		fclose(f);
-	}
+	memset(m, 0, sizeof(*m));
+	m->version = USBTRAIL_VERSION;
+	m->clock = rec_clock(x->rec);
+	m->stats = rec_stats(x->rec);
+	m->started = x->started;
+	m->started_boot = x->started_boot;
+	m->payload = x->opts->pcap ? x->opts->payload : 0;
+	m->payload_set = x->opts->payload_set;
+	m->command = x->opts->command;
+	m->duration_set = x->opts->duration_s != 0;
+	m->dip = &x->opts->dip;
+	m->trace_source = x->trace_source;
+	m->src = x->src;
+	m->nsrc = x->nsrc;
+	m->sink = x->sink;
+	m->nsink = x->nsink;
+	m->notes = x->notes;
+	m->nnotes = x->nnotes;
+	m->uas = x->uas;
+	m->uas_err = x->uas_err;
+	m->descriptors = x->descriptors;
 }
-
-/*
- * usbtrail.ko's counters at the end (docs/module.md: debugfs stats, disks,
- * usb), as the module prints them: what a maintainer asks for beside the
- * events.  NULL members where debugfs is not there.
- */
-static struct json_object *cmd_record_module_counters(void)
-{
-	static const char *const files[] = { "stats", "disks", "usb" };
-	struct json_object *o = json_object_new_object();
-	char path[64], *buf;
-	size_t i, n;
-	FILE *f;
-
-	buf = malloc(65536);
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/kernel/debug/usbtrail/%s",
-			 files[i]);
-		f = buf ? fopen(path, "re") : NULL;
-		if (!f) {
-			json_object_object_add(o, files[i], NULL);
-			continue;
-		}
-		n = fread(buf, 1, 65535, f);
-		fclose(f);
-		json_object_object_add(o, files[i],
-				       json_object_new_string_len(buf, (int)n));
-	}
-	free(buf);
-	return o;
-}
-
-static struct json_object *cmd_record_meta(struct cmd_record_ctx *x,
-					   bool done, int result)
-{
-	const struct ev_clock *clk = rec_clock(x->rec);
-	struct json_object *o = json_object_new_object(), *a, *k;
-	const struct rec_stats *st = rec_stats(x->rec);
-	struct utsname u;
-	char buf[128];
-	unsigned int i;
-
-	json_object_object_add(o, "format", json_object_new_string(
-		"usbtrail-recording"));
-	json_object_object_add(o, "format_version", json_object_new_int(1));
-	json_object_object_add(o, "usbtrail", json_object_new_string(
-		USBTRAIL_VERSION));
-	if (!uname(&u)) {
-		k = json_object_new_object();
-		json_object_object_add(k, "release",
-				       json_object_new_string(u.release));
-		json_object_object_add(k, "version",
-				       json_object_new_string(u.version));
-		json_object_object_add(k, "machine",
-				       json_object_new_string(u.machine));
-		json_object_object_add(k, "hostname",
-				       json_object_new_string(u.nodename));
-		json_object_object_add(o, "kernel", k);
-	}
-	cmd_record_boot_id(buf, sizeof(buf));
-	json_object_object_add(o, "boot_id", json_object_new_string(buf));
-	json_object_object_add(o, "clock", json_object_new_string("boottime"));
-	json_object_object_add(o, "boot_to_realtime_ns",
-			       json_object_new_int64(clk->boot_to_real_ns));
-	json_object_object_add(o, "monotonic_to_boot_ns",
-			       json_object_new_int64(clk->mono_to_boot_ns));
-	/* the report's bundle keeps URB data only if asked for on purpose */
-	json_object_object_add(o, "payload", json_object_new_int64(
-		x->opts->pcap ? (int64_t)x->opts->payload : 0));
-	json_object_object_add(o, "payload_set", json_object_new_boolean(
-		x->opts->payload_set));
-	json_object_object_add(o, "started", json_object_new_int64(x->started));
-	snprintf(buf, sizeof(buf), "%.9f", (double)x->started_boot / 1e9);
-	json_object_object_add(o, "started_t", json_object_new_double_s(
-		(double)x->started_boot / 1e9, buf));
-	if (x->opts->command) {
-		a = json_object_new_array();
-		for (i = 0; x->opts->command[i]; i++)
-			json_object_array_add(a, json_object_new_string(
-				x->opts->command[i]));
-		json_object_object_add(o, "command", a);
-	}
-	json_object_object_add(o, "trace_source", x->trace_source ?
-			       json_object_new_string(x->trace_source) : NULL);
-	a = json_object_new_array();
-	for (i = 0; i < x->nsrc; i++) {
-		k = json_object_new_object();
-		json_object_object_add(k, "name",
-				       json_object_new_string(x->src[i].name));
-		json_object_object_add(k, "events",
-				       json_object_new_uint64(x->src[i].events));
-		json_object_object_add(k, "lost",
-				       json_object_new_uint64(x->src[i].lost));
-		json_object_object_add(k, "malformed",
-				       json_object_new_uint64(x->src[i].malformed));
-		json_object_array_add(a, k);
-	}
-	json_object_object_add(o, "sources", a);
-	a = json_object_new_array();
-	for (i = 0; i < x->nsink; i++) {
-		k = json_object_new_object();
-		json_object_object_add(k, "name",
-				       json_object_new_string(x->sink[i].name));
-		if (x->sink[i].path[0]) {
-			const char *base = strrchr(x->sink[i].path, '/');
-
-			json_object_object_add(k, "file", json_object_new_string(
-				base ? base + 1 : x->sink[i].path));
-		}
-		json_object_object_add(k, "events",
-				       json_object_new_uint64(x->sink[i].written));
-		json_object_object_add(k, "failed",
-				       json_object_new_uint64(x->sink[i].failed));
-		json_object_array_add(a, k);
-	}
-	json_object_object_add(o, "sinks", a);
-	a = json_object_new_array();
-	for (i = 0; i < x->nnotes; i++)
-		json_object_array_add(a, json_object_new_string(x->notes[i]));
-	json_object_object_add(o, "notes", a);
-	json_object_object_add(o, "uas", x->uas ? json_object_get(x->uas) :
-			       NULL);
-	if (x->descriptors)
-		json_object_object_add(o, "descriptors",
-				       json_object_get(x->descriptors));
-	if (!x->uas)
-		json_object_object_add(o, "uas_error", json_object_new_string(
-			strerror(-x->uas_err)));
-
-	k = json_object_new_object();
-	json_object_object_add(k, "interval_ms",
-			       json_object_new_int(x->opts->dip.interval_ms));
-	json_object_object_add(k, "dip_fraction",
-			       json_object_new_double(x->opts->dip.dip_fraction));
-	json_object_object_add(k, "dip_intervals",
-			       json_object_new_int(x->opts->dip.dip_intervals));
-	json_object_object_add(o, "throughput", k);
-
-	json_object_object_add(o, "complete", json_object_new_boolean(done));
-	if (done && x->trace_source && !strcmp(x->trace_source, "module"))
-		json_object_object_add(o, "module_counters",
-				       cmd_record_module_counters());
-	if (done) {
-		k = json_object_new_object();
-		for (i = 0; i < CLASSIFY_KIND_COUNT; i++)
-			if (st->by_kind[i])
-				json_object_object_add(k, classify_kind_name(i),
-					json_object_new_uint64(st->by_kind[i]));
-		json_object_object_add(o, "incidents", k);
-		k = json_object_new_object();
-		for (i = 1; i < EV_TYPE_MAX; i++)
-			json_object_object_add(k, ev_type_name(i),
-				json_object_new_uint64(st->by_type[i]));
-		json_object_object_add(o, "events", k);
-		json_object_object_add(o, "dropped",
-				       json_object_new_uint64(st->dropped));
-		snprintf(buf, sizeof(buf), "%.3f", st->secs);
-		json_object_object_add(o, "seconds",
-				       json_object_new_double_s(st->secs, buf));
-		json_object_object_add(o, "stopped_by", json_object_new_string(
-			result ? "error" : st->signal ? strsignal(st->signal) :
-			st->command_ran && !st->duration_ended ? "command exit" :
-			x->opts->duration_s ? "duration" : "end"));
-		if (result)
-			json_object_object_add(o, "error", json_object_new_string(
-				strerror(-result)));
-		if (st->command_ran) {
-			int s = st->command_status;
-
-			json_object_object_add(o, "command_exit", WIFEXITED(s) ?
-				json_object_new_int(WEXITSTATUS(s)) : NULL);
-			if (WIFSIGNALED(s))
-				json_object_object_add(o, "command_signal",
-					json_object_new_int(WTERMSIG(s)));
-		}
-	}
-	return o;
-}
-
-/*
- * The raw descriptors (sysfs "descriptors": the device descriptor, then
- * each configuration as the device sent it) of every USB storage device
- * the uas verdicts name, as {"2-1": "hex"}: the bug-report bundle prints
- * them lsusb -v style.  NULL if there are none.
- */
-static struct json_object *cmd_record_descriptors(struct json_object *uas)
-{
-	static const char digits[] = "0123456789abcdef";
-	struct json_object *o = NULL, *e, *u;
-	uint8_t buf[8192];
-	char path[128], *hex;
-	size_t i, k;
-	ssize_t n;
-	int fd;
-
-	for (i = 0; uas && i < json_object_array_length(uas); i++) {
-		const char *usb;
-
-		e = json_object_array_get_idx(uas, i);
-		if (!json_object_object_get_ex(e, "usb", &u) ||
-		    !json_object_is_type(u, json_type_string))
-			continue;
-		usb = json_object_get_string(u);
-		/* a port path, nothing that could leave the directory */
-		if (!*usb || strspn(usb, "0123456789-.") != strlen(usb) ||
-		    (o && json_object_object_get_ex(o, usb, NULL)))
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/descriptors",
-			 usb);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf));
-		close(fd);
-		if (n <= 0)
-			continue;
-		hex = malloc(2 * (size_t)n + 1);
-		if (!hex)
-			continue;
-		for (k = 0; k < (size_t)n; k++) {
-			hex[2 * k] = digits[buf[k] >> 4];
-			hex[2 * k + 1] = digits[buf[k] & 15];
-		}
-		hex[2 * n] = '\0';
-		if (!o)
-			o = json_object_new_object();
-		if (o)
-			json_object_object_add(o, usb,
-					       json_object_new_string(hex));
-		free(hex);
-	}
-	return o;
-}
-
-/*
- * Whole or not at all: a temporary file renamed over meta.json.  The
- * first meta.json is padded with spaces (valid JSON) to reserve room: if
- * the disk is full by the end, the final one is written over it in place
- * when it fits, so a full disk still leaves the counts of the recording.
- */
-#define CMD_RECORD_META_RESERVE	(64 * 1024)
 
 static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 				 int result)
 {
-	struct json_object *o = cmd_record_meta(x, done, result);
-	char tmp[4200], path[4200];
-	size_t n, pad = 0;
-	char *buf = NULL;
-	const char *s;
-	struct stat st;
-	int fd, ret = 0;
+	struct meta_record m;
 
-	snprintf(tmp, sizeof(tmp), "%s/.meta.json.tmp", x->dir);
-	snprintf(path, sizeof(path), "%s/meta.json", x->dir);
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					   JSON_C_TO_STRING_NOSLASHESCAPE);
-	n = strlen(s);
-	if (!done && n + 1 < CMD_RECORD_META_RESERVE)
-		pad = CMD_RECORD_META_RESERVE - n - 1;
-	buf = malloc(n + 1 + pad);
-	if (!buf) {
-		json_object_put(o);
-		return -ENOMEM;
-	}
-	memcpy(buf, s, n);
-	buf[n] = '\n';
-	memset(buf + n + 1, ' ', pad);
-	json_object_put(o);
-
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-	} else {
-		ret = util_write_all(fd, buf, n + 1 + pad, NULL);
-		if (close(fd) && !ret)
-			ret = -errno;
-		if (!ret && rename(tmp, path))
-			ret = -errno;
-		if (ret)
-			unlink(tmp);
-	}
-	/* no room for a new file: over the reserved old one, if it fits */
-	if (ret && done && !stat(path, &st) && (size_t)st.st_size >= n + 1) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			ret = util_write_all(fd, buf, n + 1, NULL);
-			/* spaces after the JSON: still one valid document */
-			if (!ret && (size_t)st.st_size > n + 1) {
-				char *sp = malloc((size_t)st.st_size - n - 1);
-
-				if (sp) {
-					memset(sp, ' ', (size_t)st.st_size - n - 1);
-					ret = util_write_all(fd, sp,
-						(size_t)st.st_size - n - 1, NULL);
-					free(sp);
-				} else {
-					ret = ftruncate(fd, (off_t)n + 1) ?
-					      -errno : 0;
-				}
-			}
-			if (close(fd) && !ret)
-				ret = -errno;
-		}
-	}
-	free(buf);
-	return ret;
+	cmd_record_meta_fill(x, &m);
+	return meta_write(x->dir, &m, done, result);
 }
 
 /* --- setting up ------------------------------------------------------------ */
@@ -771,65 +499,54 @@ static int cmd_record_open(struct cmd_record_ctx *x, int marker_rd)
 	return 0;
 }
 
-int cmd_record_main(int argc, char **argv)
+/*
+ * The recording's context: the recorder, the start times, and the uas
+ * verdicts taken before anything runs (what the user plugged in).  NULL
+ * on failure, said on stderr.
+ */
+static struct cmd_record_ctx *cmd_record_ctx_new(
+	const struct cmd_record_opts *opts)
 {
-	struct derive_opts dflt = DERIVE_OPTS_DEFAULT;
-	struct cmd_record_opts opts = {
-		.payload = CMD_RECORD_DEF_PAYLOAD,
-		.pcap = true,
-		.source = CMD_RECORD_SOURCE_AUTO,
-		.marker_code = -1,
-		.dip = dflt,
-	};
-	struct cmd_record_ctx *x;
-	struct rec_run_opts ro = { .marker_fd = -1 };
-	const struct rec_stats *st;
-	int pipefd[2] = { -1, -1 };
-	const char *what = NULL;
-	bool help = false;
-	unsigned int i;
-	int ret, status = CLI_EXIT_FAILURE;
+	struct cmd_record_ctx *x = calloc(1, sizeof(*x));
 
-	ret = cmd_record_parse(argc, argv, &opts, &help);
-	if (ret)
-		return ret;
-	if (help) {
-		fputs(cmd_record_help, stdout);
-		return CLI_EXIT_OK;
-	}
-	ret = cmd_record_mkdir(opts.output_dir);
-	if (ret) {
-		fprintf(stderr, "usbtrail record: %s: %s\n", opts.output_dir,
-			ret == -EEXIST ? "already holds a recording "
-			"(events.jsonl); choose another directory" :
-			strerror(-ret));
-		return CLI_EXIT_FAILURE;
-	}
-	x = calloc(1, sizeof(*x));
 	if (!x)
-		return CLI_EXIT_FAILURE;
-	x->opts = &opts;
-	snprintf(x->dir, sizeof(x->dir), "%s", opts.output_dir);
-	x->rec = rec_new(&opts.dip);
+		return NULL;
+	x->opts = opts;
+	snprintf(x->dir, sizeof(x->dir), "%s", opts->output_dir);
+	x->rec = rec_new(&opts->dip);
 	if (!x->rec) {
 		fprintf(stderr, "usbtrail record: %s\n", strerror(errno));
 		free(x);
-		return CLI_EXIT_FAILURE;
+		return NULL;
 	}
 	x->started = time(NULL);
 	x->started_boot = ev_clock_now();
-	/* the verdicts before anything runs: what the user plugged in */
 	x->uas = uas_verdicts_json(&x->uas_err);
-	x->descriptors = cmd_record_descriptors(x->uas);
+	x->descriptors = meta_descriptors(x->uas);
+	return x;
+}
 
-	if (opts.command && pipe2(pipefd, O_CLOEXEC) == 0) {
-		/* the write end goes to COMMAND: not close-on-exec */
-		fcntl(pipefd[1], F_SETFD, 0);
-		ro.marker_fd = pipefd[1];
-	}
-	ret = cmd_record_open(x, pipefd[0]);
+static void cmd_record_ctx_free(struct cmd_record_ctx *x)
+{
+	json_object_put(x->uas);
+	json_object_put(x->descriptors);
+	rec_free(x->rec);
+	free(x);
+}
+
+/*
+ * Sources and sinks open and handed to the recorder, the first
+ * meta.json written.  @marker_rd: the read end of COMMAND's marker pipe,
+ * or -1.  Return: 0 or a negative errno (said on stderr).
+ */
+static int cmd_record_start(struct cmd_record_ctx *x, int marker_rd)
+{
+	unsigned int i;
+	int ret;
+
+	ret = cmd_record_open(x, marker_rd);
 	if (ret)
-		goto out;
+		return ret;
 	for (i = 0; i < x->nsrc; i++)
 		rec_add_source(x->rec, &x->src[i]);
 	for (i = 0; i < x->nsink; i++)
@@ -838,18 +555,27 @@ int cmd_record_main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "usbtrail record: cannot write %s/meta.json: %s\n",
 			x->dir, strerror(-ret));
-		goto out;
+		return ret;
 	}
 	fprintf(stderr, "usbtrail record: recording into %s (kernel events: "
 		"%s)%s\n", x->dir, x->trace_source ? x->trace_source : "none",
-		opts.command ? "" : opts.duration_s ? "" :
+		x->opts->command ? "" : x->opts->duration_s ? "" :
 		"; Ctrl-C stops");
+	return 0;
+}
 
-	ro.duration_s = opts.duration_s;
-	ro.command = opts.command;
-	ret = rec_run(x->rec, &ro);
-	ro.marker_fd = -1;		/* rec_run() closed it */
-	pipefd[0] = -1;			/* the command source closed it */
+/*
+ * After rec_run() returned @ret: the final meta.json and the closing
+ * lines.  Return: the exit status, COMMAND's when it ran and all went
+ * well.
+ */
+static int cmd_record_finish(struct cmd_record_ctx *x, int ret)
+{
+	const struct rec_stats *st;
+	const char *what = NULL;
+	unsigned int i;
+	int status;
+
 	if (ret) {
 		rec_sink_error(x->rec, &what);
 		fprintf(stderr, "usbtrail record: %s%s%s%s; recording stopped, "
@@ -877,14 +603,64 @@ int cmd_record_main(int argc, char **argv)
 		else if (WIFSIGNALED(st->command_status))
 			status = 128 + WTERMSIG(st->command_status);
 	}
+	return status;
+}
+
+int cmd_record_main(int argc, char **argv)
+{
+	struct derive_opts dflt = DERIVE_OPTS_DEFAULT;
+	struct cmd_record_opts opts = {
+		.payload = CMD_RECORD_DEF_PAYLOAD,
+		.pcap = true,
+		.source = CMD_RECORD_SOURCE_AUTO,
+		.marker_code = -1,
+		.dip = dflt,
+	};
+	struct cmd_record_ctx *x;
+	struct rec_run_opts ro = { .marker_fd = -1 };
+	int pipefd[2] = { -1, -1 };
+	bool help = false;
+	int ret, status = CLI_EXIT_FAILURE;
+
+	ret = cmd_record_parse(argc, argv, &opts, &help);
+	if (ret)
+		return ret;
+	if (help) {
+		fputs(cmd_record_help, stdout);
+		return CLI_EXIT_OK;
+	}
+	ret = cmd_record_mkdir(opts.output_dir);
+	if (ret) {
+		fprintf(stderr, "usbtrail record: %s: %s\n", opts.output_dir,
+			ret == -EEXIST ? "already holds a recording "
+			"(events.jsonl); choose another directory" :
+			strerror(-ret));
+		return CLI_EXIT_FAILURE;
+	}
+	x = cmd_record_ctx_new(&opts);
+	if (!x)
+		return CLI_EXIT_FAILURE;
+
+	if (opts.command && pipe2(pipefd, O_CLOEXEC) == 0) {
+		/* the write end goes to COMMAND: not close-on-exec */
+		fcntl(pipefd[1], F_SETFD, 0);
+		ro.marker_fd = pipefd[1];
+	}
+	ret = cmd_record_start(x, pipefd[0]);
+	if (ret)
+		goto out;
+
+	ro.duration_s = opts.duration_s;
+	ro.command = opts.command;
+	ret = rec_run(x->rec, &ro);
+	ro.marker_fd = -1;		/* rec_run() closed it */
+	pipefd[0] = -1;			/* the command source closed it */
+	status = cmd_record_finish(x, ret);
 out:
 	if (ret && ro.marker_fd >= 0)
 		close(ro.marker_fd);
 	if (ret && pipefd[0] >= 0 && x->nsrc == 0)
 		close(pipefd[0]);
-	json_object_put(x->uas);
-	json_object_put(x->descriptors);
-	rec_free(x->rec);
-	free(x);
+	cmd_record_ctx_free(x);
 	return status;
 }

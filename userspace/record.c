@@ -345,19 +345,224 @@ static int rec_read_all(struct rec *r, bool tick_only)
 	return 0;
 }
 
-int rec_run(struct rec *r, const struct rec_run_opts *o)
+/* The state of rec_run()'s loop. */
+struct rec_loop {
+	int ep, sfd, tfd;		/* epoll, signals, the tick */
+	pid_t child;			/* COMMAND, or -1 */
+	bool child_done;		/* reaped, or none */
+	bool stopping;
+	uint64_t stop_at;		/* the end, once stopping; --duration */
+	uint64_t kill_at;		/* SIGKILL COMMAND then, if 0 not */
+	unsigned int nsig;		/* SIGINT and SIGTERM so far */
+};
+
+/*
+ * The loop's file descriptors: epoll over the signals in @mask, the tick
+ * timer and every source that has an fd.  Return: 0 or a negative errno.
+ */
+static int rec_loop_open(struct rec *r, struct rec_loop *l,
+			 const sigset_t *mask)
 {
 	struct itimerspec its = {
 		.it_interval = { 0, REC_TICK_MS * 1000000L },
 		.it_value = { 0, REC_TICK_MS * 1000000L },
 	};
-	struct epoll_event ev, evs[16];
+	struct epoll_event ev;
+	unsigned int i;
+
+	l->ep = epoll_create1(EPOLL_CLOEXEC);
+	r->ep = l->ep;
+	l->sfd = signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	l->tfd = timerfd_create(CLOCK_BOOTTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (l->ep < 0 || l->sfd < 0 || l->tfd < 0 ||
+	    timerfd_settime(l->tfd, 0, &its, NULL))
+		return -errno;
+	ev.events = EPOLLIN;
+	ev.data.ptr = &l->sfd;
+	epoll_ctl(l->ep, EPOLL_CTL_ADD, l->sfd, &ev);
+	ev.data.ptr = &l->tfd;
+	epoll_ctl(l->ep, EPOLL_CTL_ADD, l->tfd, &ev);
+	for (i = 0; i < r->nsources; i++) {
+		if (r->sources[i]->fd < 0)
+			continue;
+		ev.data.ptr = r->sources[i];
+		if (epoll_ctl(l->ep, EPOLL_CTL_ADD, r->sources[i]->fd, &ev)) {
+			int err = -errno;
+
+			rec_warn(r->sources[i], "cannot poll: %s",
+				 strerror(errno));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* SIGINT and SIGTERM counted; SIGCHLD and SIGPIPE only wake the loop. */
+static void rec_loop_signals(struct rec *r, struct rec_loop *l)
+{
+	struct signalfd_siginfo si;
+
+	while (read(l->sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGCHLD)
+			continue;
+		if (si.ssi_signo == SIGPIPE)
+			continue;
+		l->nsig++;
+		r->stats.signal = (int)si.ssi_signo;
+	}
+}
+
+/* What epoll_wait() returned.  Return: 0 or a source's negative errno. */
+static int rec_loop_dispatch(struct rec *r, struct rec_loop *l,
+			     const struct epoll_event *evs, int n)
+{
+	int i, ret = 0;
+
+	for (i = 0; i < n; i++) {
+		void *p = evs[i].data.ptr;
+
+		if (p == &l->tfd) {
+			uint64_t ticks;
+
+			if (read(l->tfd, &ticks, sizeof(ticks)) < 0)
+				ticks = 0;
+			ret = rec_read_all(r, true);
+		} else if (p == &l->sfd) {
+			rec_loop_signals(r, l);
+		} else {
+			struct rec_source *s = p;
+
+			ret = s->read(s, r);
+			if (ret)
+				rec_warn(s, "%s", strerror(-ret));
+		}
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+/*
+ * When to stop, and what to do to COMMAND: it exited (stop after the
+ * tail), a signal (stop; SIGTERM it, SIGKILL after a grace, at once when
+ * asked twice), --duration ended (the same).
+ */
+static void rec_loop_decide(struct rec *r, struct rec_loop *l, uint64_t now)
+{
+	int status;
+
+	if (l->child > 0 && !l->child_done &&
+	    waitpid(l->child, &status, WNOHANG) == l->child) {
+		l->child_done = true;
+		r->stats.command_status = status;
+		r->stats.command_ran = true;
+		if (!l->stopping) {
+			l->stopping = true;
+			l->stop_at = now + rec_ms(REC_TAIL_MS);
+		}
+	}
+	if (l->nsig && !l->stopping) {
+		l->stopping = true;
+		l->stop_at = now + rec_ms(REC_TAIL_MS);
+		if (!l->child_done) {
+			kill(l->child, SIGTERM);
+			l->kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
+		}
+	}
+	if (l->nsig > 1 && !l->child_done) {
+		/* asked twice: do not wait for COMMAND */
+		kill(l->child, SIGKILL);
+		l->kill_at = now;
+	}
+	if (!l->stopping && l->stop_at && now >= l->stop_at) {
+		l->stopping = true;
+		if (!l->child_done) {
+			r->stats.duration_ended = true;
+			kill(l->child, SIGTERM);
+			l->kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
+		}
+		l->stop_at = now;
+	}
+	if (l->kill_at && !l->child_done && now >= l->kill_at) {
+		kill(l->child, SIGKILL);
+		l->kill_at = 0;
+	}
+}
+
+/* Until a sink fails, a source fails or rec_loop_decide() says stop. */
+static int rec_loop_run(struct rec *r, struct rec_loop *l)
+{
+	struct epoll_event evs[16];
+	uint64_t now;
+	int n, ret = 0;
+
+	while (!r->sink_err) {
+		n = epoll_wait(l->ep, evs, 16, REC_TICK_MS);
+		if (n < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		ret = rec_loop_dispatch(r, l, evs, n);
+		if (ret)
+			break;
+		now = ev_clock_now();
+		rec_loop_decide(r, l, now);
+		rec_pump(r, now, false);
+		if (l->stopping && l->child_done && now >= l->stop_at)
+			break;
+		if (l->stopping && !l->child_done && !l->kill_at)
+			l->kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
+	}
+	return ret;
+}
+
+/*
+ * The end: what the sources still hold, then everything out to the sinks
+ * and every file closed; COMMAND, if still there, killed and reaped.
+ */
+static void rec_drain(struct rec *r, struct rec_loop *l)
+{
+	unsigned int i;
+	int status;
+
+	for (i = 0; i < r->nsources; i++) {
+		struct rec_source *s = r->sources[i];
+
+		if (!r->sink_err && s->read(s, r))
+			break;
+	}
+	for (i = 0; i < r->nsources; i++)
+		if (r->sources[i]->close)
+			r->sources[i]->close(r->sources[i], r);
+	if (!r->sink_err)
+		rec_pump(r, ev_clock_now(), true);
+	for (i = 0; i < r->nsinks; i++) {
+		int cret = r->sinks[i]->close(r->sinks[i]);
+
+		if (cret && !r->sink_err) {
+			r->sink_err = cret;
+			r->sink_err_name = r->sinks[i]->path[0] ?
+				r->sinks[i]->path : r->sinks[i]->name;
+		}
+	}
+	if (l->child > 0 && !l->child_done) {
+		kill(l->child, SIGKILL);
+		if (waitpid(l->child, &status, 0) == l->child) {
+			r->stats.command_status = status;
+			r->stats.command_ran = true;
+		}
+	}
+}
+
+int rec_run(struct rec *r, const struct rec_run_opts *o)
+{
+	struct rec_loop l = {
+		.ep = -1, .sfd = -1, .tfd = -1, .child = -1,
+		.child_done = !o->command,
+	};
 	sigset_t mask, oldmask;
-	int ep = -1, sfd = -1, tfd = -1, ret = 0, status, n, i;
-	uint64_t start = ev_clock_now(), stop_at = 0, now, kill_at = 0;
-	bool stopping = false, child_done = !o->command;
-	unsigned int nsig = 0;
-	pid_t child = -1;
+	uint64_t start = ev_clock_now();
+	int ret;
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
@@ -368,34 +573,13 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 		return -errno;
 	/* a file size limit: write() says EFBIG, the recording stops cleanly */
 	signal(SIGXFSZ, SIG_IGN);
-	ep = epoll_create1(EPOLL_CLOEXEC);
-	r->ep = ep;
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	tfd = timerfd_create(CLOCK_BOOTTIME, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (ep < 0 || sfd < 0 || tfd < 0 || timerfd_settime(tfd, 0, &its, NULL)) {
-		ret = -errno;
+	ret = rec_loop_open(r, &l, &mask);
+	if (ret)
 		goto out;
-	}
-	ev.events = EPOLLIN;
-	ev.data.ptr = &sfd;
-	epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev);
-	ev.data.ptr = &tfd;
-	epoll_ctl(ep, EPOLL_CTL_ADD, tfd, &ev);
-	for (i = 0; i < (int)r->nsources; i++) {
-		if (r->sources[i]->fd < 0)
-			continue;
-		ev.data.ptr = r->sources[i];
-		if (epoll_ctl(ep, EPOLL_CTL_ADD, r->sources[i]->fd, &ev)) {
-			ret = -errno;
-			rec_warn(r->sources[i], "cannot poll: %s",
-				 strerror(errno));
-			goto out;
-		}
-	}
 
 	if (o->command) {
-		child = rec_spawn(o->command, &oldmask, o->marker_fd);
-		if (child < 0) {
+		l.child = rec_spawn(o->command, &oldmask, o->marker_fd);
+		if (l.child < 0) {
 			ret = -errno;
 			goto out;
 		}
@@ -403,128 +587,19 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 			close(o->marker_fd);
 	}
 	if (o->duration_s)
-		stop_at = start + o->duration_s * 1000000000ull;
+		l.stop_at = start + o->duration_s * 1000000000ull;
 
-	while (!r->sink_err) {
-		n = epoll_wait(ep, evs, 16, REC_TICK_MS);
-		if (n < 0 && errno != EINTR) {
-			ret = -errno;
-			break;
-		}
-		for (i = 0; i < n; i++) {
-			void *p = evs[i].data.ptr;
-
-			if (p == &tfd) {
-				uint64_t ticks;
-
-				if (read(tfd, &ticks, sizeof(ticks)) < 0)
-					ticks = 0;
-				ret = rec_read_all(r, true);
-			} else if (p == &sfd) {
-				struct signalfd_siginfo si;
-
-				while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-					if (si.ssi_signo == SIGCHLD)
-						continue;
-					if (si.ssi_signo == SIGPIPE)
-						continue;
-					nsig++;
-					r->stats.signal = (int)si.ssi_signo;
-				}
-			} else {
-				struct rec_source *s = p;
-
-				ret = s->read(s, r);
-				if (ret)
-					rec_warn(s, "%s", strerror(-ret));
-			}
-			if (ret)
-				break;
-		}
-		if (ret)
-			break;
-		now = ev_clock_now();
-
-		if (child > 0 && !child_done &&
-		    waitpid(child, &status, WNOHANG) == child) {
-			child_done = true;
-			r->stats.command_status = status;
-			r->stats.command_ran = true;
-			if (!stopping) {
-				stopping = true;
-				stop_at = now + rec_ms(REC_TAIL_MS);
-			}
-		}
-		if (nsig && !stopping) {
-			stopping = true;
-			stop_at = now + rec_ms(REC_TAIL_MS);
-			if (!child_done) {
-				kill(child, SIGTERM);
-				kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
-			}
-		}
-		if (nsig > 1 && !child_done) {
-			/* asked twice: do not wait for COMMAND */
-			kill(child, SIGKILL);
-			kill_at = now;
-		}
-		if (!stopping && stop_at && now >= stop_at) {
-			stopping = true;
-			if (!child_done) {
-				r->stats.duration_ended = true;
-				kill(child, SIGTERM);
-				kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
-			}
-			stop_at = now;
-		}
-		if (kill_at && !child_done && now >= kill_at) {
-			kill(child, SIGKILL);
-			kill_at = 0;
-		}
-		rec_pump(r, now, false);
-		if (stopping && child_done && now >= stop_at)
-			break;
-		if (stopping && !child_done && !kill_at)
-			kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
-	}
-
-	/* the end: what the sources still hold, then everything out */
-	for (i = 0; i < (int)r->nsources; i++) {
-		struct rec_source *s = r->sources[i];
-
-		if (!r->sink_err && s->read(s, r))
-			break;
-	}
-	for (i = 0; i < (int)r->nsources; i++)
-		if (r->sources[i]->close)
-			r->sources[i]->close(r->sources[i], r);
-	if (!r->sink_err)
-		rec_pump(r, ev_clock_now(), true);
-	for (i = 0; i < (int)r->nsinks; i++) {
-		int cret = r->sinks[i]->close(r->sinks[i]);
-
-		if (cret && !r->sink_err) {
-			r->sink_err = cret;
-			r->sink_err_name = r->sinks[i]->path[0] ?
-				r->sinks[i]->path : r->sinks[i]->name;
-		}
-	}
-	if (child > 0 && !child_done) {
-		kill(child, SIGKILL);
-		if (waitpid(child, &status, 0) == child) {
-			r->stats.command_status = status;
-			r->stats.command_ran = true;
-		}
-	}
+	ret = rec_loop_run(r, &l);
+	rec_drain(r, &l);
 	r->stats.secs = (double)(ev_clock_now() - start) / 1e9;
 out:
 	r->ep = -1;
-	if (ep >= 0)
-		close(ep);
-	if (sfd >= 0)
-		close(sfd);
-	if (tfd >= 0)
-		close(tfd);
+	if (l.ep >= 0)
+		close(l.ep);
+	if (l.sfd >= 0)
+		close(l.sfd);
+	if (l.tfd >= 0)
+		close(l.tfd);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	if (!ret && r->sink_err)
 		ret = r->sink_err;

@@ -3,6 +3,7 @@
  * recording.c - a recording directory read back into tables for the
  * report (recording.h).  Parsing takes bytes; only recording_load() opens
  * files.  Nothing here logs: counts of what was skipped go to the caller.
+ * meta.json's keys are read in meta.c, beside its writer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 
 #include "datatab.h"
 #include "evjson.h"
+#include "meta.h"
 #include "modrec.h"
 #include "recording.h"
 
@@ -36,56 +38,28 @@ void recording_free(struct recording *r)
 	recording_init(r);
 }
 
-static struct json_object *recording_get(struct json_object *o,
-					 const char *k)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, k, &v))
-		return NULL;
-	return v;
-}
-
 const char *recording_meta_str(const struct recording *r, const char *k1,
 			       const char *k2)
 {
-	struct json_object *v = recording_get(r->meta, k1);
-
-	if (k2)
-		v = recording_get(v, k2);
-	if (!v || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
+	return meta_str(r->meta, k1, k2);
 }
 
 int recording_parse_meta(struct recording *r, const char *buf, size_t len)
 {
-	struct json_tokener *tok;
-	struct json_object *o, *v;
+	struct json_object *o;
+	struct meta_read m;
+	int err;
 
-	if (len > INT32_MAX)
-		return -EINVAL;
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
-	o = json_tokener_parse_ex(tok, buf, (int)len);
-	json_tokener_free(tok);
-	if (!o || !json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
-		return -EINVAL;
-	}
+	err = meta_parse(buf, len, &o, &m);
+	if (err)
+		return err;
 	json_object_put(r->meta);
 	r->meta = o;
-	v = recording_get(o, "payload");
-	if (v && json_object_is_type(v, json_type_int))
-		r->payload = (int)json_object_get_int64(v);
-	v = recording_get(o, "payload_set");
-	r->payload_set = v && json_object_is_type(v, json_type_boolean) &&
-			 json_object_get_boolean(v);
-	v = recording_get(o, "boot_to_realtime_ns");
-	if (v && json_object_is_type(v, json_type_int)) {
-		r->boot_to_real_ns = (uint64_t)json_object_get_int64(v);
+	if (m.have_payload)
+		r->payload = m.payload;
+	r->payload_set = m.payload_set;
+	if (m.have_boot_to_real) {
+		r->boot_to_real_ns = m.boot_to_real_ns;
 		r->have_boot_to_real = true;
 	}
 	return 0;

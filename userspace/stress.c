@@ -83,9 +83,9 @@ static size_t stress_huge_size(void)
  * The slots' memory (free() it).  Where it spans a huge page or more, it
  * is aligned to one and asks for transparent huge pages: every request's
  * fill or check, and the kernel's copy of it, then walks megabytes
- * without a page boundary every 4 KiB (on tmpfs, seq write 0.79 -> 0.89
- * and read 0.99 -> 1.02 of fio's rate: docs/performance.md).  Without
- * them (THP off, or madvise refused) it is the same memory in small pages.
+ * without a page boundary every 4 KiB (what that is worth, measured: the
+ * huge-page A/B in docs/performance.md).  Without them (THP off, or
+ * madvise refused) it is the same memory in small pages.
  */
 static unsigned char *stress_bufs_alloc(size_t len)
 {
@@ -784,6 +784,121 @@ static int stress_complete(struct stress_ctx *c, struct stress_loop *l,
 	return 0;
 }
 
+/* The end of a mixed burst: everything so far, once nothing is in flight. */
+static void stress_burst_fsync(struct stress_ctx *c, struct stress_loop *l)
+{
+	int err;
+
+	if (!l->fsync_pending || l->inflight)
+		return;
+	l->fsync_pending = false;
+	err = ioengine_fsync(c->io);
+	if (err)
+		stress_msg(c, "fsync: %s", strerror(-err));
+}
+
+/* Queue requests until @qd are in flight or stress_next() has none. */
+static int stress_issue(struct stress_ctx *c, struct stress_loop *l,
+			unsigned int qd, double start)
+{
+	uint64_t off;
+	uint32_t len;
+	bool wr;
+	int err;
+
+	while (l->inflight < qd &&
+	       stress_next(c, l, start, &off, &len, &wr)) {
+		unsigned int s = c->free_slots[--c->nfree];
+		struct ioengine_req *r = &c->reqs[s];
+
+		r->buf = c->bufs + (size_t)s * c->slot_len;
+		r->offset = off;
+		r->len = len;
+		r->write = wr;
+		r->slot = s;
+		if (wr)
+			pattern_fill(c->run, r->buf, len, off);
+		err = ioengine_queue(c->io, r);
+		if (err) {
+			c->free_slots[c->nfree++] = s;
+			return err;
+		}
+		l->inflight++;
+	}
+	return 0;
+}
+
+/*
+ * Nothing in flight: the phase is over, unless an error asked for a
+ * reopen, after which it goes on.
+ *
+ * Return: 1 to go on, 0 when the phase is over (also when the target did
+ * not come back: l->failed), or a negative errno.
+ */
+static int stress_idle(struct stress_ctx *c, struct stress_loop *l)
+{
+	const struct stress_phase *ph = l->ph;
+	int err;
+
+	if (!l->want_reopen)
+		return 0;
+	l->want_reopen = false;
+	err = stress_reopen(c, ph->name, ph->write && !ph->random ?
+			    l->lowest_failed : 0);
+	if (err == -ENODEV) {
+		l->failed = true;
+		return 0;
+	}
+	if (err)
+		return err;
+	l->stop_issuing = false;
+	l->lowest_failed = UINT64_MAX;
+	return 1;
+}
+
+/*
+ * Wait for completions and handle them; the bytes and requests that
+ * succeeded are added to *@bytes and *@ios (the current interval).
+ */
+static int stress_reap(struct stress_ctx *c, struct stress_loop *l,
+		       uint64_t *bytes, uint64_t *ios)
+{
+	struct ioengine_req *done[STRESS_MAP_REAP];
+	int n, i, err;
+
+	n = ioengine_reap(c->io, done, STRESS_MAP_REAP, true);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		uint64_t before = l->done_bytes;
+
+		err = stress_complete(c, l, done[i]);
+		if (err)
+			return err;
+		if (l->done_bytes != before) {
+			*bytes += done[i]->len;
+			(*ios)++;
+		}
+	}
+	return 0;
+}
+
+static void stress_phase_result_set(struct stress_phase_result *pr,
+				    const struct stress_loop *l, double secs)
+{
+	const struct stress_phase *ph = l->ph;
+
+	pr->ph = *ph;
+	pr->bytes = l->done_bytes;
+	pr->ios = l->done_ios;
+	pr->seq_end = ph->random ? 0 : l->next;
+	pr->secs = secs;
+	pr->mbps = pr->secs > 0 ? (double)pr->bytes / pr->secs / 1e6 : 0;
+	pr->iops = pr->secs > 0 ? (double)pr->ios / pr->secs : 0;
+	pr->errors = l->errors;
+	pr->completed = !l->failed;
+}
+
 /**
  * stress_phase_run() - one phase, to its end or an error it cannot pass
  * @c:     the run
@@ -801,7 +916,6 @@ static int stress_phase_run(struct stress_ctx *c,
 {
 	struct stress_phase_result *pr = index != -1u ?
 					 &c->res->phases[index] : NULL;
-	struct ioengine_req *done[STRESS_MAP_REAP];
 	double start, istart, last_progress = 0, now;
 	uint64_t ibytes = 0, iios = 0;
 	double interval = stress_interval_secs(c->cfg);
@@ -811,78 +925,28 @@ static int stress_phase_run(struct stress_ctx *c,
 		.mixed_next = STRESS_MIXED_EVERY,
 	};
 	unsigned int qd = ph->qd < c->nslots ? ph->qd : c->nslots;
-	int n, i, err = 0;
+	int err = 0;
 
 	stress_marker(c, ph->name, "start", "block=%" PRIu32 " qd=%u "
 		      "size=%" PRIu64, ph->block, qd, ph->region);
 	start = istart = stress_now();
 	for (;;) {
-		uint64_t off;
-		uint32_t len;
-		bool wr;
-
-		if (l.fsync_pending && !l.inflight) {
-			/* the end of a mixed burst: everything so far */
-			l.fsync_pending = false;
-			err = ioengine_fsync(c->io);
-			if (err)
-				stress_msg(c, "fsync: %s", strerror(-err));
-			err = 0;
-		}
-		while (l.inflight < qd &&
-		       stress_next(c, &l, start, &off, &len, &wr)) {
-			unsigned int s = c->free_slots[--c->nfree];
-			struct ioengine_req *r = &c->reqs[s];
-
-			r->buf = c->bufs + (size_t)s * c->slot_len;
-			r->offset = off;
-			r->len = len;
-			r->write = wr;
-			r->slot = s;
-			if (wr)
-				pattern_fill(c->run, r->buf, len, off);
-			err = ioengine_queue(c->io, r);
-			if (err) {
-				c->free_slots[c->nfree++] = s;
-				goto out;
-			}
-			l.inflight++;
-		}
-		if (!l.inflight) {
-			if (l.want_reopen) {
-				l.want_reopen = false;
-				err = stress_reopen(c, ph->name,
-						    ph->write && !ph->random ?
-						    l.lowest_failed : 0);
-				if (err == -ENODEV) {
-					l.failed = true;
-					err = 0;
-					break;
-				}
-				if (err)
-					goto out;
-				l.stop_issuing = false;
-				l.lowest_failed = UINT64_MAX;
-				continue;
-			}
-			break;
-		}
-		n = ioengine_reap(c->io, done, STRESS_MAP_REAP, true);
-		if (n < 0) {
-			err = n;
+		stress_burst_fsync(c, &l);
+		err = stress_issue(c, &l, qd, start);
+		if (err)
 			goto out;
-		}
-		for (i = 0; i < n; i++) {
-			uint64_t before = l.done_bytes;
-
-			err = stress_complete(c, &l, done[i]);
-			if (err)
+		if (!l.inflight) {
+			err = stress_idle(c, &l);
+			if (err < 0)
 				goto out;
-			if (l.done_bytes != before) {
-				ibytes += done[i]->len;
-				iios++;
-			}
+			if (!err)
+				break;
+			err = 0;
+			continue;
 		}
+		err = stress_reap(c, &l, &ibytes, &iios);
+		if (err)
+			goto out;
 		now = stress_now();
 		if (now - istart >= interval) {
 			if (pr && stress_interval_push(c, index, istart,
@@ -906,18 +970,8 @@ static int stress_phase_run(struct stress_ctx *c,
 		stress_interval_push(c, index, istart, now - istart, ibytes,
 				     iios);
 	stress_progress(c, &l, start, true);
-	if (pr) {
-		pr->ph = *ph;
-		pr->bytes = l.done_bytes;
-		pr->ios = l.done_ios;
-		pr->seq_end = ph->random ? 0 : l.next;
-		pr->secs = now - start;
-		pr->mbps = pr->secs > 0 ? (double)pr->bytes / pr->secs / 1e6 :
-			   0;
-		pr->iops = pr->secs > 0 ? (double)pr->ios / pr->secs : 0;
-		pr->errors = l.errors;
-		pr->completed = !l.failed;
-	}
+	if (pr)
+		stress_phase_result_set(pr, &l, now - start);
 	if (l.failed)
 		c->res->stopped = true;
 	stress_marker(c, ph->name, "end", "bytes=%" PRIu64 " secs=%.3f "
@@ -940,6 +994,103 @@ static void stress_sleep(double secs)
 }
 
 /*
+ * Poll until the target @id names is back (or proved it never left) and
+ * open it again with @bo into c->t; @path is where it was and becomes
+ * where it is.
+ *
+ * Return: 0, or -ENODEV at @deadline.
+ */
+static int stress_reopen_wait(struct stress_ctx *c, const char *phase,
+			      const struct blkdev_identity *id, bool was_block,
+			      const struct blkdev_open_opts *bo, char *path,
+			      size_t pathlen, double start, double deadline)
+{
+	char name[BLKDEV_NAME_MAX], why[BLKDEV_WHY_MAX];
+	bool saw_gone = false;
+	struct stat st;
+	int err;
+
+	for (;;) {
+		double now = stress_now();
+
+		if (now >= deadline) {
+			stress_msg(c, "gave up: %s did not come back", path);
+			stress_marker(c, phase, "gone", NULL);
+			return -ENODEV;
+		}
+		if (was_block && id->serial[0]) {
+			struct blkdev_identity cur;
+			bool same;
+
+			err = blkdev_find_identity(id, name, sizeof(name),
+						   &cur);
+			same = !err && !strcmp(cur.syspath, id->syspath) &&
+			       cur.diskseq == id->diskseq &&
+			       cur.devnum == id->devnum;
+			/*
+			 * The instance that failed is accepted only if it
+			 * never went away for STRESS_REOPEN_SETTLE: a disk
+			 * being torn down after a disconnect still shows
+			 * in sysfs for a while, and writes to it fail.
+			 * After an unplug the disk that comes back is a
+			 * new instance: a new diskseq and USB device
+			 * number, though back in the same port it has
+			 * the same sysfs path (and often the same name).
+			 */
+			if (err || (same && saw_gone)) {
+				saw_gone = true;
+				stress_sleep(0.2);
+				continue;
+			}
+			if (same && now - start < STRESS_REOPEN_SETTLE) {
+				stress_sleep(0.2);
+				continue;
+			}
+			snprintf(path, pathlen, "/dev/%s", name);
+			if (stat(path, &st)) {
+				stress_sleep(0.2);
+				continue;
+			}
+		} else if (now - start < 1.0) {
+			stress_sleep(0.2);
+			continue;
+		}
+		err = blkdev_open(path, bo, c->t, why, sizeof(why));
+		if (!err)
+			return 0;
+		stress_sleep(0.5);
+	}
+}
+
+/*
+ * Read back [0, @written_below) after a reopen, into res->reopen_report.
+ *
+ * Return: 0, -ENODEV when errors stopped it, or another negative errno
+ * when the run cannot go on.
+ */
+static int stress_reverify(struct stress_ctx *c, uint64_t written_below)
+{
+	struct stress_phase rv;
+	int err;
+
+	stress_phase_set(&rv, "reverify", "", false, false, c->slot_len,
+			 c->nslots, written_below, 0);
+	rv.block = c->slot_len;
+	rv.region = written_below - written_below % c->run->sector_size;
+	c->in_reverify = true;
+	err = stress_phase_run(c, &rv, -1u, c->res->reopen_report);
+	c->in_reverify = false;
+	if (err)
+		return err;
+	stress_msg(c, "verified %" PRIu64 " bytes written before the "
+		   "failure: %" PRIu64 " bad sectors", rv.region,
+		   verify_report_bad(c->res->reopen_report));
+	if (c->res->stopped)
+		return -ENODEV;
+	return 0;
+}
+
+/*
  * After an error with --on-error reopen, nothing in flight: wait for the
  * disk to come back (or to prove it never left), open it again with the
  * same checks, and verify [0, @written_below) - what the phase had written
@@ -953,10 +1104,9 @@ static int stress_reopen(struct stress_ctx *c, const char *phase,
 {
 	struct blkdev_open_opts bo = *c->bo;
 	struct blkdev_identity id = c->t->id;
-	char path[4096], name[BLKDEV_NAME_MAX], why[BLKDEV_WHY_MAX];
+	char path[4096];
 	double start = stress_now(), deadline;
-	bool was_block = c->t->is_blockdev, saw_gone = false;
-	struct stat st;
+	bool was_block = c->t->is_blockdev;
 	int err;
 
 	deadline = start + (c->cfg->reopen_timeout > 0 ?
@@ -979,80 +1129,17 @@ static int stress_reopen(struct stress_ctx *c, const char *phase,
 	blkdev_close(c->t);
 	bo.size = c->res->size;
 
-	for (;;) {
-		double now = stress_now();
-
-		if (now >= deadline) {
-			stress_msg(c, "gave up: %s did not come back", path);
-			stress_marker(c, phase, "gone", NULL);
-			return -ENODEV;
-		}
-		if (was_block && id.serial[0]) {
-			struct blkdev_identity cur;
-			bool same;
-
-			err = blkdev_find_identity(&id, name, sizeof(name),
-						   &cur);
-			same = !err && !strcmp(cur.syspath, id.syspath) &&
-			       cur.diskseq == id.diskseq &&
-			       cur.devnum == id.devnum;
-			/*
-			 * The instance that failed is accepted only if it
-			 * never went away for STRESS_REOPEN_SETTLE: a disk
-			 * being torn down after a disconnect still shows
-			 * in sysfs for a while, and writes to it fail.
-			 * After an unplug the disk that comes back is a
-			 * new instance: a new diskseq and USB device
-			 * number, though back in the same port it has
-			 * the same sysfs path (and often the same name).
-			 */
-			if (err || (same && saw_gone)) {
-				saw_gone = true;
-				stress_sleep(0.2);
-				continue;
-			}
-			if (same && now - start < STRESS_REOPEN_SETTLE) {
-				stress_sleep(0.2);
-				continue;
-			}
-			snprintf(path, sizeof(path), "/dev/%s", name);
-			if (stat(path, &st)) {
-				stress_sleep(0.2);
-				continue;
-			}
-		} else if (now - start < 1.0) {
-			stress_sleep(0.2);
-			continue;
-		}
-		err = blkdev_open(path, &bo, c->t, why, sizeof(why));
-		if (!err)
-			break;
-		stress_sleep(0.5);
-	}
+	err = stress_reopen_wait(c, phase, &id, was_block, &bo, path,
+				 sizeof(path), start, deadline);
+	if (err)
+		return err;
 	c->res->reopens++;
 	ioengine_set_fd(c->io, c->t->fd);
 	stress_msg(c, "reopened %s after %.1f s", path, stress_now() - start);
 	stress_marker(c, phase, "reopened", "path=%s", path);
 
-	if (written_below && written_below != UINT64_MAX) {
-		struct stress_phase rv;
-
-		stress_phase_set(&rv, "reverify", "", false, false,
-				 c->slot_len, c->nslots, written_below, 0);
-		rv.block = c->slot_len;
-		rv.region = written_below - written_below %
-			    c->run->sector_size;
-		c->in_reverify = true;
-		err = stress_phase_run(c, &rv, -1u, c->res->reopen_report);
-		c->in_reverify = false;
-		if (err)
-			return err;
-		stress_msg(c, "verified %" PRIu64 " bytes written before the "
-			   "failure: %" PRIu64 " bad sectors", rv.region,
-			   verify_report_bad(c->res->reopen_report));
-		if (c->res->stopped)
-			return -ENODEV;
-	}
+	if (written_below && written_below != UINT64_MAX)
+		return stress_reverify(c, written_below);
 	return 0;
 }
 
@@ -1078,6 +1165,266 @@ static int stress_probe(struct stress_ctx *c, struct pattern_header *h)
 			       c->t->lbs, h);
 }
 
+/* The I/O slots: as many as the deepest queue, each the largest block. */
+static int stress_slots_alloc(struct stress_ctx *c,
+			      const struct stress_phase *plan, size_t np)
+{
+	uint32_t max_block = 0;
+	unsigned int max_qd = 0, i;
+
+	for (i = 0; i < np; i++) {
+		if (plan[i].block > max_block)
+			max_block = plan[i].block;
+		if (plan[i].qd > max_qd)
+			max_qd = plan[i].qd;
+	}
+	c->nslots = max_qd;
+	c->slot_len = max_block;
+	c->bufs = stress_bufs_alloc((size_t)c->nslots * c->slot_len);
+	if (!c->bufs) {
+		char sz[16], bsz[16];
+
+		util_format_size(sz, sizeof(sz),
+				 (uint64_t)c->nslots * c->slot_len);
+		util_format_size(bsz, sizeof(bsz), c->slot_len);
+		stress_msg(c, "cannot allocate %s of I/O buffers (%u of the "
+			   "largest block, %s); a smaller --qd or --block "
+			   "needs less", sz, c->nslots, bsz);
+		return -ENOMEM;
+	}
+	c->reqs = calloc(c->nslots, sizeof(*c->reqs));
+	c->free_slots = calloc(c->nslots, sizeof(*c->free_slots));
+	if (!c->reqs || !c->free_slots)
+		return -ENOMEM;
+	for (i = 0; i < c->nslots; i++)
+		c->free_slots[c->nfree++] = i;
+	return 0;
+}
+
+/*
+ * --verify-only: check the run stress_probe() found in @h.  The plan's
+ * region is --size or the target, so it is made again for the run's size.
+ */
+static int stress_run_found(struct stress_ctx *c,
+			    const struct pattern_header *h,
+			    struct stress_phase *plan, size_t *np)
+{
+	struct stress_result *res = c->res;
+	struct stress_config vc = *c->cfg;
+	int n;
+
+	res->run_id = h->run_id;
+	res->generation = h->generation;
+	res->start_time = h->start_time;
+	if (!c->cfg->size && h->run_size < c->t->size)
+		res->size = h->run_size;
+	res->continued = true;
+	vc.size = res->size;
+	n = stress_plan(&vc, c->t->size, c->t->lbs, plan, STRESS_MAX_PHASES);
+	if (n <= 0)
+		return n ? n : -EINVAL;
+	*np = (size_t)n;
+	return pattern_run_init(c->run, h->run_id, h->generation,
+				h->sector_size, h->run_size, h->start_time);
+}
+
+/*
+ * The run id and generation: an earlier run on the target is checked by
+ * --verify-only; a new write keeps its run id with the next generation,
+ * so data an earlier write left behind is reported as exactly that.
+ *
+ * Return: 0, -ENOENT when --verify-only finds no earlier run, or another
+ * negative errno.
+ */
+static int stress_run_identity(struct stress_ctx *c,
+			       struct stress_phase *plan, size_t *np)
+{
+	struct stress_result *res = c->res;
+	struct pattern_header h;
+	uint32_t ss = c->t->lbs;
+	int err;
+
+	err = stress_probe(c, &h);
+	if (err && err != -ENOENT)
+		return err;
+	res->direct = c->t->direct;
+	res->size = c->t->size;
+	if (c->cfg->verify_only) {
+		if (err)
+			return -ENOENT;
+		ss = h.sector_size;
+		err = stress_run_found(c, &h, plan, np);
+	} else {
+		if (!err && h.sector_size == ss) {
+			res->run_id = h.run_id;
+			res->generation = h.generation + 1;
+			res->continued = true;
+		} else {
+			res->run_id = stress_rand(c);
+			res->generation = 1;
+		}
+		res->start_time = (uint64_t)time(NULL);
+		err = pattern_run_init(c->run, res->run_id, res->generation, ss,
+				       res->size, res->start_time);
+	}
+	if (err)
+		return err;
+	res->sector_size = ss;
+	return 0;
+}
+
+/* The kernel's trace_marker (or $USBTRAIL_TRACE_MARKER's), if writable. */
+static void stress_marker_open(struct stress_ctx *c)
+{
+	const char *const *m;
+
+	for (m = c->cfg->trace_marker ? (const char *const[]){
+			c->cfg->trace_marker, NULL } : stress_trace_markers;
+	     *m && c->marker_fd < 0; m++)
+		c->marker_fd = open(*m, O_WRONLY | O_CLOEXEC);
+}
+
+/*
+ * A sequential read after a timed sequential write checks what the write
+ * reached, not what an earlier one left: plan[@i]'s region shrinks to it.
+ * Return: false when that leaves nothing to read.
+ */
+static bool stress_read_reach(const struct stress_result *res,
+			      struct stress_phase *plan, size_t i)
+{
+	struct stress_phase *ph = &plan[i];
+	uint64_t w;
+
+	if (!i || ph->write || ph->random || !plan[i - 1].write ||
+	    plan[i - 1].random || !(plan[i - 1].limit_secs > 0) ||
+	    !res->nphases)
+		return true;
+	w = res->phases[res->nphases - 1].seq_end;
+	if (w < ph->region)
+		ph->region = w - w % ph->block;
+	return ph->region != 0;
+}
+
+/* A filesystem that took O_DIRECT at open but not in I/O. */
+static bool stress_direct_refused(const struct stress_result *res,
+				  const struct blkdev_target *t)
+{
+	return res->nphases == 1 && t->direct && res->nerrors &&
+	       res->errors[0].err == EINVAL && !res->phases[0].bytes;
+}
+
+/* Forget the first phase's results: the run starts over. */
+static void stress_result_restart(struct stress_result *res)
+{
+	res->direct = false;
+	res->stopped = false;
+	res->nerrors = 0;
+	res->errors_total = 0;
+	res->nphases = 0;
+	res->nintervals = 0;
+}
+
+/*
+ * Soak, after a cycle's read: compare its write with the first cycle's,
+ * then plan the next cycle (a new generation over the same area) until
+ * --duration is up.
+ *
+ * Return: 1 for another cycle, 0 when the soak is over, or a negative
+ * errno.
+ */
+static int stress_soak_next(struct stress_ctx *c, struct stress_phase *plan,
+			    size_t *np, double *first_rate)
+{
+	struct stress_result *res = c->res;
+	const struct stress_phase_result *w = &res->phases[res->nphases - 2];
+	double dur = c->cfg->duration ? c->cfg->duration : 60;
+	size_t n = *np;
+	int err;
+
+	if (w->ph.cycle == 1)
+		*first_rate = w->mbps;
+	else if (w->mbps < *first_rate * STRESS_SOAK_SLOW)
+		res->soak_slow = true;
+	if (stress_now() - c->t0 >= dur || n + 2 > STRESS_MAX_PHASES)
+		return 0;
+	plan[n] = plan[n - 2];
+	plan[n + 1] = plan[n - 1];
+	plan[n].cycle = plan[n + 1].cycle = plan[n - 1].cycle + 1;
+	*np = n + 2;
+	res->generation++;
+	err = pattern_run_init(c->run, res->run_id, res->generation,
+			       res->sector_size, res->size, res->start_time);
+	return err ? err : 1;
+}
+
+/*
+ * The phases of @plan in order, until one stops the run.  Soak grows
+ * @plan as it goes; *@first_rate is its first cycle's write rate.
+ */
+static int stress_run_plan(struct stress_ctx *c, struct stress_phase *plan,
+			   size_t np, double *first_rate)
+{
+	struct stress_result *res = c->res;
+	size_t i;
+	int err;
+
+	for (i = 0; i < np && !res->stopped; i++) {
+		if (!stress_read_reach(res, plan, i))
+			continue;
+		err = stress_phase_run(c, &plan[i], (unsigned int)res->nphases,
+				       res->report);
+		if (err)
+			return err;
+		res->nphases++;
+
+		if (stress_direct_refused(res, c->t)) {
+			if (blkdev_drop_direct(c->t))
+				break;
+			stress_msg(c, "%s: O_DIRECT refused, using the page "
+				   "cache", c->t->path);
+			stress_result_restart(res);
+			i--;
+			continue;
+		}
+
+		if (c->cfg->profile == STRESS_PROFILE_SOAK && i == np - 1 &&
+		    !res->stopped) {
+			err = stress_soak_next(c, plan, &np, first_rate);
+			if (err < 0)
+				return err;
+			if (!err)
+				break;
+		}
+	}
+	return 0;
+}
+
+/* Each phase's dips, and soak's slow cycles, once every phase ran. */
+static void stress_judge(struct stress_ctx *c, double first_rate)
+{
+	struct stress_result *res = c->res;
+	size_t i, k;
+
+	for (i = 0; i < res->nphases; i++) {
+		bool *dip = calloc(res->nintervals ? res->nintervals : 1, 1);
+
+		if (!dip)
+			break;
+		stress_flag_dips(res->intervals, res->nintervals,
+				 (unsigned int)i,
+				 stress_interval_secs(c->cfg), dip,
+				 &res->phases[i].dips);
+		for (k = 0; k < res->nintervals; k++)
+			if (dip[k])
+				res->intervals[k].dip = true;
+		free(dip);
+		if (c->cfg->profile == STRESS_PROFILE_SOAK &&
+		    res->phases[i].ph.write && first_rate > 0 &&
+		    res->phases[i].mbps < first_rate * STRESS_SOAK_SLOW)
+			res->phases[i].slow = true;
+	}
+}
+
 /**
  * stress_run() - run a profile on an open target
  * @t:   the target, from blkdev_open(); may be reopened
@@ -1096,10 +1443,6 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	struct stress_ctx c = {
 		.t = t, .bo = bo, .cfg = cfg, .res = res, .marker_fd = -1,
 	};
-	struct pattern_header h;
-	uint32_t ss = t->lbs, max_block = 0;
-	unsigned int max_qd = 0, i;
-	const char *const *m;
 	size_t np;
 	int n, err;
 	double first_rate = 0;
@@ -1122,91 +1465,15 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 		goto out;
 	}
 	np = (size_t)n;
-	for (i = 0; i < np; i++) {
-		if (plan[i].block > max_block)
-			max_block = plan[i].block;
-		if (plan[i].qd > max_qd)
-			max_qd = plan[i].qd;
-	}
-	c.nslots = max_qd;
-	c.slot_len = max_block;
-	c.bufs = stress_bufs_alloc((size_t)c.nslots * c.slot_len);
-	if (!c.bufs) {
-		char sz[16], bsz[16];
-
-		util_format_size(sz, sizeof(sz),
-				 (uint64_t)c.nslots * c.slot_len);
-		util_format_size(bsz, sizeof(bsz), c.slot_len);
-		stress_msg(&c, "cannot allocate %s of I/O buffers (%u of the "
-			   "largest block, %s); a smaller --qd or --block "
-			   "needs less", sz, c.nslots, bsz);
-		err = -ENOMEM;
+	err = stress_slots_alloc(&c, plan, np);
+	if (err)
 		goto out;
-	}
-	c.reqs = calloc(c.nslots, sizeof(*c.reqs));
-	c.free_slots = calloc(c.nslots, sizeof(*c.free_slots));
-	if (!c.reqs || !c.free_slots) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < c.nslots; i++)
-		c.free_slots[c.nfree++] = i;
 	if (getrandom(&c.rng, sizeof(c.rng), 0) != sizeof(c.rng))
 		c.rng = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
 
-	/*
-	 * An earlier run on the target: --verify-only checks it; a new
-	 * write keeps its run id with the next generation, so data an
-	 * earlier write left behind is reported as exactly that.
-	 */
-	err = stress_probe(&c, &h);
-	if (err && err != -ENOENT)
-		goto out;
-	res->direct = t->direct;
-	res->size = t->size;
-	if (cfg->verify_only) {
-		if (err) {
-			err = -ENOENT;
-			goto out;
-		}
-		ss = h.sector_size;
-		res->run_id = h.run_id;
-		res->generation = h.generation;
-		res->start_time = h.start_time;
-		if (!cfg->size && h.run_size < t->size)
-			res->size = h.run_size;
-		res->continued = true;
-		/* the plan's region is --size or the target: re-plan */
-		{
-			struct stress_config vc = *cfg;
-
-			vc.size = res->size;
-			n = stress_plan(&vc, t->size, t->lbs, plan,
-					STRESS_MAX_PHASES);
-			if (n <= 0) {
-				err = n ? n : -EINVAL;
-				goto out;
-			}
-			np = (size_t)n;
-		}
-		err = pattern_run_init(c.run, h.run_id, h.generation, ss,
-				       h.run_size, h.start_time);
-	} else {
-		if (!err && h.sector_size == ss) {
-			res->run_id = h.run_id;
-			res->generation = h.generation + 1;
-			res->continued = true;
-		} else {
-			res->run_id = stress_rand(&c);
-			res->generation = 1;
-		}
-		res->start_time = (uint64_t)time(NULL);
-		err = pattern_run_init(c.run, res->run_id, res->generation, ss,
-				       res->size, res->start_time);
-	}
+	err = stress_run_identity(&c, plan, &np);
 	if (err)
 		goto out;
-	res->sector_size = ss;
 
 	err = ioengine_create(cfg->engine, t->fd, c.nslots, &c.io);
 	if (err) {
@@ -1218,98 +1485,14 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	ioengine_register(c.io, c.bufs, c.slot_len, c.nslots);
 	res->engine = ioengine_kind_name(cfg->engine);
 
-	for (m = cfg->trace_marker ? (const char *const[]){
-			cfg->trace_marker, NULL } : stress_trace_markers;
-	     *m && c.marker_fd < 0; m++)
-		c.marker_fd = open(*m, O_WRONLY | O_CLOEXEC);
-
+	stress_marker_open(&c);
 	c.t0 = stress_now();
 	stress_marker(&c, "run", "start", "size=%" PRIu64 " sector=%" PRIu32
-		      " target=%s", res->size, ss, t->path);
-	for (i = 0; i < np && !res->stopped; i++) {
-		struct stress_phase *ph = &plan[i];
-
-		/* A sequential read after a timed sequential write checks
-		 * what the write reached, not what an earlier one left. */
-		if (i && !ph->write && !ph->random && plan[i - 1].write &&
-		    !plan[i - 1].random && plan[i - 1].limit_secs > 0 &&
-		    res->nphases) {
-			uint64_t w = res->phases[res->nphases - 1].seq_end;
-
-			if (w < ph->region)
-				ph->region = w - w % ph->block;
-			if (!ph->region)
-				continue;
-		}
-
-		err = stress_phase_run(&c, ph, (unsigned int)res->nphases,
-				       res->report);
-		if (err)
-			goto out;
-		res->nphases++;
-
-		/* A filesystem that took O_DIRECT at open but not in I/O. */
-		if (res->nphases == 1 && t->direct && res->nerrors &&
-		    res->errors[0].err == EINVAL && !res->phases[0].bytes) {
-			if (blkdev_drop_direct(t))
-				break;
-			stress_msg(&c, "%s: O_DIRECT refused, using the page "
-				   "cache", t->path);
-			res->direct = false;
-			res->stopped = false;
-			res->nerrors = 0;
-			res->errors_total = 0;
-			res->nphases = 0;
-			res->nintervals = 0;
-			i--;
-			continue;
-		}
-
-		if (cfg->profile == STRESS_PROFILE_SOAK && i == np - 1 &&
-		    !res->stopped) {
-			const struct stress_phase_result *w =
-				&res->phases[res->nphases - 2];
-			double dur = cfg->duration ? cfg->duration : 60;
-
-			if (w->ph.cycle == 1)
-				first_rate = w->mbps;
-			else if (w->mbps < first_rate * STRESS_SOAK_SLOW)
-				res->soak_slow = true;
-			if (stress_now() - c.t0 >= dur ||
-			    np + 2 > STRESS_MAX_PHASES)
-				break;
-			/* Next cycle: a new generation over the same area. */
-			plan[np] = plan[np - 2];
-			plan[np + 1] = plan[np - 1];
-			plan[np].cycle = plan[np + 1].cycle =
-				plan[np - 1].cycle + 1;
-			np += 2;
-			res->generation++;
-			err = pattern_run_init(c.run, res->run_id,
-					       res->generation, ss, res->size,
-					       res->start_time);
-			if (err)
-				goto out;
-		}
-	}
-	for (i = 0; i < res->nphases; i++) {
-		bool *dip = calloc(res->nintervals ? res->nintervals : 1, 1);
-		size_t k;
-
-		if (!dip)
-			break;
-		stress_flag_dips(res->intervals, res->nintervals, i,
-				 stress_interval_secs(cfg), dip,
-				 &res->phases[i].dips);
-		for (k = 0; k < res->nintervals; k++)
-			if (dip[k])
-				res->intervals[k].dip = true;
-		free(dip);
-		if (cfg->profile == STRESS_PROFILE_SOAK &&
-		    res->phases[i].ph.write && first_rate > 0 &&
-		    res->phases[i].mbps < first_rate * STRESS_SOAK_SLOW)
-			res->phases[i].slow = true;
-	}
+		      " target=%s", res->size, res->sector_size, t->path);
+	err = stress_run_plan(&c, plan, np, &first_rate);
+	if (err)
+		goto out;
+	stress_judge(&c, first_rate);
 	verify_report_finish(res->report);
 	verify_report_finish(res->reopen_report);
 	res->secs = stress_now() - c.t0;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * derive.c - incidents and throughput from the event stream (derive.h).
+ * derive.c - incidents from the event stream (derive.h): kernel log lines
+ * through the classifier, trace records into the same kinds, the two
+ * halves of one incident merged.  The block records go on to tput.c,
+ * which does the throughput.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,10 +13,9 @@
 #include "datatab.h"
 #include "derive.h"
 #include "modrec.h"
+#include "tput.h"
 
 #define DERIVE_HELD_MAX		256
-#define DERIVE_DISKS_MAX	32
-#define DERIVE_HISTORY_MAX	256
 #define DERIVE_XHCI_MAX		64
 /* one xhci-error incident per slot, endpoint and code per second */
 #define DERIVE_XHCI_QUIET_NS	1000000000ull
@@ -28,34 +30,6 @@ struct derive_held {
 	unsigned int origin;		/* DERIVE_FROM_* */
 	unsigned int trace_kinds;	/* 1 << kind of the trace's merged */
 	uint32_t devt, tag;		/* trace sense: for the raw bytes */
-};
-
-/*
- * Requests issued and not completed, by start sector: a count would drift
- * when a request is issued twice (requeued after a reset) or completed in
- * parts, and a drifting count makes an idle disk look stalled.
- */
-#define DERIVE_INFLIGHT_MAX	512
-#define DERIVE_INFLIGHT_STALE_NS	(300ull * 1000000000)
-
-struct derive_disk {
-	char name[32];
-	uint32_t devt;
-	uint64_t start_ns;		/* of the open interval, 0: none */
-	uint64_t last_end_ns;		/* of the last interval closed */
-	uint64_t bytes_r, bytes_w;
-	uint32_t completions;
-	uint32_t inflight, inflight_max;
-	uint64_t pend_sector[DERIVE_INFLIGHT_MAX];
-	uint64_t pend_ns[DERIVE_INFLIGHT_MAX];
-	/* busy, non-dip intervals: the median's window */
-	double hist[DERIVE_HISTORY_MAX];
-	unsigned int nhist, hist_pos;
-	/* the dip being counted */
-	unsigned int dip_n;
-	uint64_t dip_start_ns;
-	double dip_sum, dip_median;
-	struct ev_ident ident;
 };
 
 struct derive_xhci {
@@ -73,8 +47,7 @@ struct derive {
 	const struct devmap *map;	/* the last derive_feed()'s */
 	struct derive_held held[DERIVE_HELD_MAX];
 	unsigned int nheld;
-	struct derive_disk disks[DERIVE_DISKS_MAX];
-	unsigned int ndisks;
+	struct tput tput;
 	struct derive_xhci xhci[DERIVE_XHCI_MAX];
 	unsigned int nxhci;
 	uint64_t now_ns;
@@ -90,7 +63,7 @@ struct derive *derive_new(const struct derive_opts *opts, derive_out_fn out,
 	d->o = *opts;
 	if (!d->o.interval_ms)
 		d->o.interval_ms = 100;
-	if (d->o.history < 1 || d->o.history > DERIVE_HISTORY_MAX)
+	if (d->o.history < 1 || d->o.history > TPUT_HISTORY_MAX)
 		d->o.history = 50;
 	if (d->o.min_history > d->o.history)
 		d->o.min_history = d->o.history;
@@ -98,6 +71,7 @@ struct derive *derive_new(const struct derive_opts *opts, derive_out_fn out,
 		d->o.dip_intervals = 1;
 	d->out = out;
 	d->arg = arg;
+	tput_init(&d->tput, &d->o, out, arg);
 	d->cl = classify_new();
 	if (!d->cl) {
 		free(d);
@@ -120,8 +94,8 @@ void derive_free(struct derive *d)
 
 /* --- incidents ---------------------------------------------------------- */
 
-static struct ev *derive_incident_new(uint64_t t_ns, enum classify_kind kind,
-				      const struct ev_ident *ident)
+struct ev *derive_incident_new(uint64_t t_ns, enum classify_kind kind,
+			       const struct ev_ident *ident)
 {
 	struct ev *ev = ev_new(EV_INCIDENT, EV_SRC_RECORDER, t_ns);
 	struct classify_incident *inc;
@@ -507,12 +481,16 @@ static void derive_sense_bytes(struct derive *d, const struct ev *ev)
 	}
 }
 
-static void derive_trace(struct derive *d, const struct ev *ev)
+/*
+ * The kind of incident trace record @ev is, with what its log half needs
+ * to find it (@devt, @tag: SCSI sense); false when it is none.  xHCI
+ * errors and sense bytes are handled here and are none either.
+ */
+static bool derive_trace_kind(struct derive *d, const struct ev *ev,
+			      enum classify_kind *kind, uint32_t *devt,
+			      uint32_t *tag)
 {
 	const struct usbtrail_record *r = &ev->u.rec;
-	enum classify_kind kind;
-	uint32_t devt = 0, tag = 0;
-	struct ev *out;
 
 	switch (r->type) {
 	case USBTRAIL_REC_XHCI_TRANSFER:
@@ -526,46 +504,50 @@ static void derive_trace(struct derive *d, const struct ev *ev)
 		if (datatab_cc_error(r->u.xhci.cc))
 			derive_xhci_error(d, ev, r->u.xhci.slot, r->u.xhci.ep,
 					  r->u.xhci.cc);
-		return;
+		return false;
 	case USBTRAIL_REC_SCSI_SENSE:
 		derive_sense_bytes(d, ev);
-		return;
+		return false;
 	case USBTRAIL_REC_SCSI_DONE:
 		if (!(r->flags & USBTRAIL_F_ERROR) || !r->u.scsi.sense_key)
-			return;
-		kind = CLASSIFY_SENSE;
-		devt = r->u.scsi.devt;
-		tag = r->u.scsi.tag;
-		break;
+			return false;
+		*kind = CLASSIFY_SENSE;
+		*devt = r->u.scsi.devt;
+		*tag = r->u.scsi.tag;
+		return true;
 	case USBTRAIL_REC_SCSI_TIMEOUT:
-		kind = CLASSIFY_TIMEOUT;
-		break;
+		*kind = CLASSIFY_TIMEOUT;
+		return true;
 	case USBTRAIL_REC_EH_START:
 		/* the log names an abort as its handler starts... */
 		if (r->u.eh.kind != USBTRAIL_EH_ABORT)
-			return;
-		kind = CLASSIFY_ABORT;
-		break;
+			return false;
+		*kind = CLASSIFY_ABORT;
+		return true;
 	case USBTRAIL_REC_EH_END:
 		/* ...and a reset as it happens, at the handler's end */
 		if (r->u.eh.kind == USBTRAIL_EH_ABORT)
-			return;
-		kind = CLASSIFY_RESET;
-		break;
+			return false;
+		*kind = CLASSIFY_RESET;
+		return true;
 	case USBTRAIL_REC_BLK_COMPLETE:
 		if (!r->u.blk.error)
-			return;
-		kind = CLASSIFY_IO_ERROR;
-		break;
+			return false;
+		*kind = CLASSIFY_IO_ERROR;
+		return true;
 	case USBTRAIL_REC_USB_REMOVE:
-		kind = CLASSIFY_DISCONNECT;
-		break;
+		*kind = CLASSIFY_DISCONNECT;
+		return true;
 	default:
-		return;
+		return false;
 	}
-	out = derive_incident_new(ev->t_ns, kind, &ev->ident);
-	if (!out)
-		return;
+}
+
+/* What the trace record @ev says of the incident @out made of it. */
+static void derive_trace_fields(struct ev *out, const struct ev *ev)
+{
+	const struct usbtrail_record *r = &ev->u.rec;
+
 	switch (r->type) {
 	case USBTRAIL_REC_SCSI_DONE: {
 		struct classify_incident *inc = &out->u.incident.inc;
@@ -604,239 +586,24 @@ static void derive_trace(struct derive *d, const struct ev *ev)
 	default:
 		break;
 	}
-	modrec_format(r, out->u.incident.inc.line, CLASSIFY_LINE_MAX);
-	derive_evidence(out, ev->id);
-	derive_hold(d, out, DERIVE_FROM_TRACE, devt, tag);
 }
 
-/* --- throughput ---------------------------------------------------------- */
-
-static struct derive_disk *derive_disk(struct derive *d, const struct ev *ev)
+static void derive_trace(struct derive *d, const struct ev *ev)
 {
-	const struct usbtrail_rec_blk *b = &ev->u.rec.u.blk;
-	const char *name = ev->ident.disk[0] ? ev->ident.disk : b->disk;
-	unsigned int i;
-
-	for (i = 0; i < d->ndisks; i++)
-		if ((b->devt && d->disks[i].devt == b->devt) ||
-		    (!b->devt && !strncmp(d->disks[i].name, name,
-					  sizeof(d->disks[i].name))))
-			return &d->disks[i];
-	if (d->ndisks == DERIVE_DISKS_MAX)
-		return NULL;
-	memset(&d->disks[d->ndisks], 0, sizeof(d->disks[0]));
-	d->disks[d->ndisks].devt = b->devt;
-	snprintf(d->disks[d->ndisks].name, sizeof(d->disks[0].name), "%.*s",
-		 (int)sizeof(b->disk), name);
-	return &d->disks[d->ndisks++];
-}
-
-static int derive_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double derive_median(const struct derive_disk *k)
-{
-	double v[DERIVE_HISTORY_MAX];
-
-	memcpy(v, k->hist, k->nhist * sizeof(v[0]));
-	qsort(v, k->nhist, sizeof(v[0]), derive_cmp_double);
-	return k->nhist % 2 ? v[k->nhist / 2] :
-	       (v[k->nhist / 2 - 1] + v[k->nhist / 2]) / 2;
-}
-
-static void derive_dip_end(struct derive *d, struct derive_disk *k,
-			   uint64_t end_ns)
-{
+	enum classify_kind kind;
+	uint32_t devt = 0, tag = 0;
 	struct ev *out;
 
-	if (k->dip_n >= d->o.dip_intervals) {
-		out = derive_incident_new(k->dip_start_ns, CLASSIFY_DIP,
-					  &k->ident);
-		if (out) {
-			struct ev_incident *ei = &out->u.incident;
-
-			if (!ei->inc.dev[0])
-				snprintf(ei->inc.dev, CLASSIFY_DEV_MAX, "%s",
-					 k->name);
-			ei->dip_mbps = k->dip_sum / k->dip_n;
-			ei->dip_median_mbps = k->dip_median;
-			ei->dip_secs = (double)(end_ns - k->dip_start_ns) / 1e9;
-			snprintf(ei->inc.line, CLASSIFY_LINE_MAX,
-				 "%s: %.1f MB/s for %.1f s (%u intervals of %u ms), "
-				 "trailing median %.1f MB/s",
-				 k->name, ei->dip_mbps, ei->dip_secs, k->dip_n,
-				 d->o.interval_ms, ei->dip_median_mbps);
-			d->out(d->arg, out);
-		}
-	}
-	k->dip_n = 0;
-}
-
-/* Close k's open interval, which ends at end_ns. */
-static void derive_close_interval(struct derive *d, struct derive_disk *k,
-				  uint64_t end_ns)
-{
-	double secs = d->o.interval_ms / 1000.0, mbps, median = 0;
-	uint64_t bytes = k->bytes_r + k->bytes_w;
-	bool busy = bytes || k->completions || k->inflight_max, dip = false;
-	struct ev *s;
-
-	mbps = (double)bytes / secs / 1e6;
-	if (busy) {
-		if (k->nhist >= d->o.min_history) {
-			median = derive_median(k);
-			dip = median > 0 && mbps < d->o.dip_fraction * median;
-		}
-		if (dip) {
-			if (!k->dip_n++) {
-				k->dip_start_ns = k->start_ns;
-				k->dip_sum = 0;
-				k->dip_median = median;
-			}
-			k->dip_sum += mbps;
-		} else {
-			derive_dip_end(d, k, k->start_ns);
-			k->hist[k->hist_pos] = mbps;
-			k->hist_pos = (k->hist_pos + 1) % d->o.history;
-			if (k->nhist < d->o.history)
-				k->nhist++;
-		}
-		s = ev_new(EV_SAMPLE, EV_SRC_RECORDER, k->start_ns);
-		if (s) {
-			s->ident = k->ident;
-			if (!s->ident.disk[0])
-				snprintf(s->ident.disk, sizeof(s->ident.disk),
-					 "%s", k->name);
-			s->u.sample.interval_ms = d->o.interval_ms;
-			s->u.sample.read_bytes = k->bytes_r;
-			s->u.sample.write_bytes = k->bytes_w;
-			s->u.sample.completions = k->completions;
-			s->u.sample.inflight = k->inflight_max;
-			s->u.sample.mbps = mbps;
-			s->u.sample.median_mbps = median;
-			s->u.sample.dip = dip;
-			d->out(d->arg, s);
-		}
-	} else {
-		/* idle: a dip needs I/O waiting, so an idle disk ends one */
-		derive_dip_end(d, k, k->start_ns);
-	}
-	k->bytes_r = k->bytes_w = 0;
-	k->completions = 0;
-	k->inflight_max = k->inflight;
-	k->last_end_ns = end_ns;
-	k->start_ns = k->inflight ? end_ns : 0;
-}
-
-/*
- * An hour of intervals at most between two events: a longer gap with a
- * request still waiting is a clock jump or a request whose completion
- * was never seen, not something to plot interval by interval (and a
- * recording from elsewhere must not make us loop for ever).
- */
-#define DERIVE_MAX_GAP_NS	(3600ull * 1000000000)
-
-/* Bring k's intervals up to t_ns. */
-static void derive_disk_advance(struct derive *d, struct derive_disk *k,
-				uint64_t t_ns)
-{
-	uint64_t step = (uint64_t)d->o.interval_ms * 1000000;
-
-	if (k->start_ns && t_ns > k->start_ns + DERIVE_MAX_GAP_NS) {
-		derive_close_interval(d, k, k->start_ns + step);
-		derive_dip_end(d, k, k->last_end_ns);
-		k->inflight = 0;
-		k->start_ns = 0;
+	if (!derive_trace_kind(d, ev, &kind, &devt, &tag))
 		return;
-	}
-	while (k->start_ns && t_ns >= k->start_ns + step)
-		derive_close_interval(d, k, k->start_ns + step);
-}
-
-static void derive_pend_add(struct derive_disk *k, uint64_t sector,
-			    uint64_t t_ns)
-{
-	unsigned int i, oldest = 0;
-
-	for (i = 0; i < k->inflight; i++) {
-		if (k->pend_sector[i] == sector) {	/* issued again */
-			k->pend_ns[i] = t_ns;
-			return;
-		}
-		if (k->pend_ns[i] < k->pend_ns[oldest])
-			oldest = i;
-	}
-	if (k->inflight == DERIVE_INFLIGHT_MAX)
-		i = oldest;		/* forget the oldest */
-	else
-		i = k->inflight++;
-	k->pend_sector[i] = sector;
-	k->pend_ns[i] = t_ns;
-}
-
-static void derive_pend_remove(struct derive_disk *k, unsigned int i)
-{
-	k->inflight--;
-	k->pend_sector[i] = k->pend_sector[k->inflight];
-	k->pend_ns[i] = k->pend_ns[k->inflight];
-}
-
-static void derive_pend_del(struct derive_disk *k, uint64_t sector,
-			    uint64_t t_ns)
-{
-	unsigned int i;
-
-	for (i = 0; i < k->inflight; i++)
-		if (k->pend_sector[i] == sector) {
-			derive_pend_remove(k, i);
-			break;
-		}
-	/* issued before recording began, or its completion was lost */
-	for (i = 0; i < k->inflight;)
-		if (t_ns - k->pend_ns[i] > DERIVE_INFLIGHT_STALE_NS &&
-		    k->pend_ns[i] < t_ns)
-			derive_pend_remove(k, i);
-		else
-			i++;
-}
-
-static void derive_blk(struct derive *d, const struct ev *ev)
-{
-	const struct usbtrail_rec_blk *b = &ev->u.rec.u.blk;
-	struct derive_disk *k = derive_disk(d, ev);
-
-	if (!k)
+	out = derive_incident_new(ev->t_ns, kind, &ev->ident);
+	if (!out)
 		return;
-	if (ev->ident.disk[0])
-		k->ident = ev->ident;
-	derive_disk_advance(d, k, ev->t_ns);
-	if (!k->start_ns) {
-		uint64_t step = (uint64_t)d->o.interval_ms * 1000000;
-
-		k->start_ns = ev->t_ns - ev->t_ns % step;
-		/* a whole idle interval in between ends a dip */
-		if (k->start_ns > k->last_end_ns)
-			derive_dip_end(d, k, k->last_end_ns);
-	}
-	if (ev->u.rec.type == USBTRAIL_REC_BLK_ISSUE) {
-		derive_pend_add(k, b->sector, ev->t_ns);
-		if (k->inflight > k->inflight_max)
-			k->inflight_max = k->inflight;
-		return;
-	}
-	derive_pend_del(k, b->sector, ev->t_ns);
-	k->completions++;
-	if (b->error)
-		return;
-	/* REQ_OP_READ is 0; writes are odd, as the kernel's op_is_write() */
-	if (b->op & 1)
-		k->bytes_w += b->bytes;
-	else if (b->op == 0)
-		k->bytes_r += b->bytes;
+	derive_trace_fields(out, ev);
+	modrec_format(&ev->u.rec, out->u.incident.inc.line,
+		      CLASSIFY_LINE_MAX);
+	derive_evidence(out, ev->id);
+	derive_hold(d, out, DERIVE_FROM_TRACE, devt, tag);
 }
 
 void derive_feed(struct derive *d, const struct devmap *m,
@@ -852,7 +619,7 @@ void derive_feed(struct derive *d, const struct devmap *m,
 	case EV_TRACE:
 		if (ev->u.rec.type == USBTRAIL_REC_BLK_ISSUE ||
 		    ev->u.rec.type == USBTRAIL_REC_BLK_COMPLETE)
-			derive_blk(d, ev);
+			tput_blk(&d->tput, ev);
 		derive_trace(d, ev);
 		break;
 	case EV_USBMON:
@@ -868,12 +635,9 @@ void derive_feed(struct derive *d, const struct devmap *m,
 
 void derive_advance(struct derive *d, uint64_t now_ns)
 {
-	unsigned int i;
-
 	if (now_ns > d->now_ns)
 		d->now_ns = now_ns;
-	for (i = 0; i < d->ndisks; i++)
-		derive_disk_advance(d, &d->disks[i], d->now_ns);
+	tput_advance(&d->tput, d->now_ns);
 	/* the log's incidents no later line can join: to match now */
 	classify_advance(d->cl, (double)d->now_ns / 1e9, KMSG_CLOCK_BOOT);
 	if (d->map)
@@ -895,7 +659,6 @@ void derive_advance(struct derive *d, uint64_t now_ns)
 void derive_flush(struct derive *d)
 {
 	struct devmap *empty = NULL;
-	unsigned int i;
 
 	classify_end(d->cl);
 	if (!d->map) {
@@ -906,14 +669,7 @@ void derive_flush(struct derive *d)
 	if (d->map || empty)
 		derive_log_drain(d, d->map ? d->map : empty);
 	free(empty);
-	for (i = 0; i < d->ndisks; i++) {
-		struct derive_disk *k = &d->disks[i];
-
-		if (k->start_ns)
-			derive_close_interval(d, k, k->start_ns +
-					      (uint64_t)d->o.interval_ms * 1000000);
-		derive_dip_end(d, k, d->now_ns);
-	}
+	tput_flush(&d->tput, d->now_ns);
 	while (d->nheld)
 		derive_release(d, 0);
 }

@@ -12,6 +12,7 @@
  * completions give each disk's throughput per interval (EV_SAMPLE) and
  * the dips in it.  Incidents are held DERIVE_HOLD_MS for their other half
  * before they come out.  Pure: no I/O; derived events go to a callback.
+ * derive.c does the incidents, tput.c the throughput.
  */
 #ifndef USBTRAIL_DERIVE_H
 #define USBTRAIL_DERIVE_H
@@ -53,5 +54,12 @@ void derive_feed(struct derive *d, const struct devmap *m,
 void derive_advance(struct derive *d, uint64_t now_ns);
 /* The end: everything still held comes out. */
 void derive_flush(struct derive *d);
+
+/*
+ * An incident of @kind at @t_ns about @ident (may be NULL), for tput.c's
+ * dips; NULL when out of memory.  The caller owns it.
+ */
+struct ev *derive_incident_new(uint64_t t_ns, enum classify_kind kind,
+			       const struct ev_ident *ident);
 
 #endif /* USBTRAIL_DERIVE_H */

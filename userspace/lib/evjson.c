@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * evjson.c - events and incidents as JSON objects (docs/formats.md).
+ * evjson.c - events and incidents as JSON (docs/formats.md): written
+ * with yajl, a stream with no object tree per event; read back with
+ * json-c.
  */
 #include <errno.h>
 #include <math.h>
@@ -803,106 +805,137 @@ static int evjson_parse_incident(struct json_object *o, struct ev *ev)
 	return 0;
 }
 
-static int evjson_parse_body(struct json_object *o, struct ev *ev)
+static int evjson_parse_trace(struct json_object *o, struct ev *ev)
+{
+	uint8_t raw[USBTRAIL_RECORD_SIZE];
+	const char *s;
+	size_t n;
+
+	s = evjson_get_str(o, "raw");
+	if (!s || evjson_unhex(s, raw, sizeof(raw), &n) ||
+	    modrec_parse(raw, n, &ev->u.rec) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int evjson_parse_klog(struct json_object *o, struct ev *ev)
 {
 	const char *s;
 	int64_t v;
-	size_t n;
+
+	s = evjson_get_str(o, "text");
+	if (!s)
+		return -EINVAL;
+	evjson_copy(ev->u.klog.text, sizeof(ev->u.klog.text), s);
+	ev->u.klog.len = (uint32_t)strlen(ev->u.klog.text);
+	ev->u.klog.seq = evjson_get_int(o, "seq", &v) ? v : -1;
+	ev->u.klog.level = evjson_get_int(o, "level", &v) ? (int)v : -1;
+	ev->u.klog.facility = evjson_get_int(o, "facility", &v) ? (int)v : -1;
+	return 0;
+}
+
+static int evjson_parse_device(struct json_object *o, struct ev *ev)
+{
+	struct ev_device *d = &ev->u.device;
+	unsigned int vid, pid;
+	const char *s;
+	int64_t v;
 	int k;
 
+	k = evjson_lookup(evjson_get_str(o, "action"), evjson_device_actions,
+			  5);
+	if (k < 0)
+		return -EINVAL;
+	d->action = (enum ev_device_action)k;
+	s = evjson_get_str(o, "usb_id");
+	if (s && sscanf(s, "%4x:%4x", &vid, &pid) == 2) {
+		d->vid = (uint16_t)vid;
+		d->pid = (uint16_t)pid;
+	}
+	if (evjson_get_int(o, "speed_mbps", &v) && v >= 0)
+		d->speed_mbps = (unsigned int)v;
+	evjson_copy(d->driver, sizeof(d->driver), evjson_get_str(o, "driver"));
+	evjson_copy(d->hcd, sizeof(d->hcd), evjson_get_str(o, "hcd"));
+	evjson_copy(d->hcd_driver, sizeof(d->hcd_driver),
+		    evjson_get_str(o, "hcd_driver"));
+	evjson_copy(d->serial, sizeof(d->serial), evjson_get_str(o, "serial"));
+	evjson_copy(d->product, sizeof(d->product),
+		    evjson_get_str(o, "product"));
+	return 0;
+}
+
+static int evjson_parse_marker(struct json_object *o, struct ev *ev)
+{
+	int k;
+
+	k = evjson_lookup(evjson_get_str(o, "kind"), evjson_marker_kinds, 4);
+	if (k < 0)
+		return -EINVAL;
+	ev->u.marker.kind = (enum ev_marker_kind)k;
+	evjson_copy(ev->u.marker.text, sizeof(ev->u.marker.text),
+		    evjson_get_str(o, "text"));
+	return 0;
+}
+
+static int evjson_parse_sample(struct json_object *o, struct ev *ev)
+{
+	struct ev_sample *smp = &ev->u.sample;
+	struct json_object *m;
+	int64_t v;
+
+	if (evjson_get_int(o, "read_bytes", &v) && v >= 0)
+		smp->read_bytes = (uint64_t)v;
+	if (evjson_get_int(o, "write_bytes", &v) && v >= 0)
+		smp->write_bytes = (uint64_t)v;
+	if (evjson_get_int(o, "interval_ms", &v) && v > 0)
+		smp->interval_ms = (uint32_t)v;
+	if (json_object_object_get_ex(o, "mbps", &m))
+		smp->mbps = json_object_get_double(m);
+	if (json_object_object_get_ex(o, "median_mbps", &m))
+		smp->median_mbps = json_object_get_double(m);
+	if (evjson_get_int(o, "completions", &v) && v >= 0 && v <= UINT32_MAX)
+		smp->completions = (uint32_t)v;
+	if (evjson_get_int(o, "inflight", &v) && v >= 0 && v <= UINT32_MAX)
+		smp->inflight = (uint32_t)v;
+	if (json_object_object_get_ex(o, "dip", &m))
+		smp->dip = json_object_get_boolean(m);
+	return 0;
+}
+
+static int evjson_parse_lost(struct json_object *o, struct ev *ev)
+{
+	int64_t v;
+	int k;
+
+	k = evjson_lookup(evjson_get_str(o, "of"), ev_source_names_table(),
+			  EV_SRC_MAX);
+	if (k > 0)
+		ev->u.lost.source = (enum ev_source)k;
+	if (evjson_get_int(o, "count", &v) && v >= 0)
+		ev->u.lost.count = (uint64_t)v;
+	if (evjson_get_int(o, "total", &v) && v >= 0)
+		ev->u.lost.total = (uint64_t)v;
+	evjson_copy(ev->u.lost.why, sizeof(ev->u.lost.why),
+		    evjson_get_str(o, "why"));
+	return 0;
+}
+
+/* The members of @ev's type: one parser per type. */
+static int evjson_parse_body(struct json_object *o, struct ev *ev)
+{
 	switch (ev->type) {
-	case EV_TRACE: {
-		uint8_t raw[USBTRAIL_RECORD_SIZE];
-
-		s = evjson_get_str(o, "raw");
-		if (!s || evjson_unhex(s, raw, sizeof(raw), &n) ||
-		    modrec_parse(raw, n, &ev->u.rec) < 0)
-			return -EINVAL;
-		return 0;
-	}
+	case EV_TRACE:
+		return evjson_parse_trace(o, ev);
 	case EV_KLOG:
-		s = evjson_get_str(o, "text");
-		if (!s)
-			return -EINVAL;
-		evjson_copy(ev->u.klog.text, sizeof(ev->u.klog.text), s);
-		ev->u.klog.len = (uint32_t)strlen(ev->u.klog.text);
-		ev->u.klog.seq = evjson_get_int(o, "seq", &v) ? v : -1;
-		ev->u.klog.level = evjson_get_int(o, "level", &v) ? (int)v : -1;
-		ev->u.klog.facility = evjson_get_int(o, "facility", &v) ?
-				      (int)v : -1;
-		return 0;
-	case EV_DEVICE: {
-		unsigned int vid, pid;
-
-		k = evjson_lookup(evjson_get_str(o, "action"),
-				  evjson_device_actions, 5);
-		if (k < 0)
-			return -EINVAL;
-		ev->u.device.action = (enum ev_device_action)k;
-		s = evjson_get_str(o, "usb_id");
-		if (s && sscanf(s, "%4x:%4x", &vid, &pid) == 2) {
-			ev->u.device.vid = (uint16_t)vid;
-			ev->u.device.pid = (uint16_t)pid;
-		}
-		if (evjson_get_int(o, "speed_mbps", &v) && v >= 0)
-			ev->u.device.speed_mbps = (unsigned int)v;
-		evjson_copy(ev->u.device.driver, sizeof(ev->u.device.driver),
-			    evjson_get_str(o, "driver"));
-		evjson_copy(ev->u.device.hcd, sizeof(ev->u.device.hcd),
-			    evjson_get_str(o, "hcd"));
-		evjson_copy(ev->u.device.hcd_driver,
-			    sizeof(ev->u.device.hcd_driver),
-			    evjson_get_str(o, "hcd_driver"));
-		evjson_copy(ev->u.device.serial, sizeof(ev->u.device.serial),
-			    evjson_get_str(o, "serial"));
-		evjson_copy(ev->u.device.product, sizeof(ev->u.device.product),
-			    evjson_get_str(o, "product"));
-		return 0;
-	}
+		return evjson_parse_klog(o, ev);
+	case EV_DEVICE:
+		return evjson_parse_device(o, ev);
 	case EV_MARKER:
-		k = evjson_lookup(evjson_get_str(o, "kind"),
-				  evjson_marker_kinds, 4);
-		if (k < 0)
-			return -EINVAL;
-		ev->u.marker.kind = (enum ev_marker_kind)k;
-		evjson_copy(ev->u.marker.text, sizeof(ev->u.marker.text),
-			    evjson_get_str(o, "text"));
-		return 0;
-	case EV_SAMPLE: {
-		struct json_object *m;
-
-		if (evjson_get_int(o, "read_bytes", &v) && v >= 0)
-			ev->u.sample.read_bytes = (uint64_t)v;
-		if (evjson_get_int(o, "write_bytes", &v) && v >= 0)
-			ev->u.sample.write_bytes = (uint64_t)v;
-		if (evjson_get_int(o, "interval_ms", &v) && v > 0)
-			ev->u.sample.interval_ms = (uint32_t)v;
-		if (json_object_object_get_ex(o, "mbps", &m))
-			ev->u.sample.mbps = json_object_get_double(m);
-		if (json_object_object_get_ex(o, "median_mbps", &m))
-			ev->u.sample.median_mbps = json_object_get_double(m);
-		if (evjson_get_int(o, "completions", &v) && v >= 0 &&
-		    v <= UINT32_MAX)
-			ev->u.sample.completions = (uint32_t)v;
-		if (evjson_get_int(o, "inflight", &v) && v >= 0 &&
-		    v <= UINT32_MAX)
-			ev->u.sample.inflight = (uint32_t)v;
-		if (json_object_object_get_ex(o, "dip", &m))
-			ev->u.sample.dip = json_object_get_boolean(m);
-		return 0;
-	}
+		return evjson_parse_marker(o, ev);
+	case EV_SAMPLE:
+		return evjson_parse_sample(o, ev);
 	case EV_LOST:
-		k = evjson_lookup(evjson_get_str(o, "of"),
-				  ev_source_names_table(), EV_SRC_MAX);
-		if (k > 0)
-			ev->u.lost.source = (enum ev_source)k;
-		if (evjson_get_int(o, "count", &v) && v >= 0)
-			ev->u.lost.count = (uint64_t)v;
-		if (evjson_get_int(o, "total", &v) && v >= 0)
-			ev->u.lost.total = (uint64_t)v;
-		evjson_copy(ev->u.lost.why, sizeof(ev->u.lost.why),
-			    evjson_get_str(o, "why"));
-		return 0;
+		return evjson_parse_lost(o, ev);
 	case EV_INCIDENT:
 		return evjson_parse_incident(o, ev);
 	case EV_USBMON:

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * evjson.h - events and incidents as JSON (json-c), the form of
- * events.jsonl (docs/formats.md) and of "usbtrail analyze --json".
+ * evjson.h - events and incidents as JSON, the form of events.jsonl
+ * (docs/formats.md) and of "usbtrail analyze --json": written with yajl
+ * (evjson_writer_line(), evjson_incident_line(), streamed), read back
+ * with json-c (evjson_parse_event()).
  */
 #ifndef USBTRAIL_EVJSON_H
 #define USBTRAIL_EVJSON_H
@@ -11,6 +13,7 @@
 #include "classify.h"
 #include "event.h"
 
+/* json-c's output flags, for what the commands build as json-c trees */
 #define EVJSON_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /* "monotonic", "wall", "boot", "none" */

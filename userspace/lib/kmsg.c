@@ -2245,26 +2245,25 @@ static bool kmsg_stream_verbose(struct kmsg_stream *s, const char *p,
 	return true;
 }
 
-void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
+/*
+ * The lines of a framing rather than of the log: one too long, the
+ * journal's verbose and export forms, pretty-printed JSON.  True when @in
+ * was one (and is taken).
+ */
+static bool kmsg_stream_framed(struct kmsg_stream *s, const char *in,
+			       size_t len)
 {
-	struct kmsg_record rec;
-	const char *p;
-	bool indented = false, ends_space = false;
-	double delta;
-	size_t n, pre;
-	int ret;
+	size_t n;
 
-	s->lineno++;
-	s->st.lines++;
 	if (len > KMSG_LINE_MAX) {
 		s->st.malformed++;
 		if (s->in_export)
 			s->ex.bad = true;
-		return;
+		return true;
 	}
 	if ((s->in_verbose || (len > 30 && in[3] == ' ')) &&
 	    kmsg_stream_verbose(s, in, len))
-		return;
+		return true;
 	/* export entries: fields verbatim, the blank line ends one */
 	if (s->in_export || (len && kmsg_export_starts(in, len))) {
 		n = len;
@@ -2272,58 +2271,92 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 			n--;
 		if (n && !memchr(in, '=', n) && s->in_export) {
 			s->ex.bad = true;	/* a binary field's length */
-			return;
+			return true;
 		}
 		kmsg_stream_export(s, in, n);
-		return;
+		return true;
 	}
-	if ((s->in_pretty || (len && in[0] == '{')) &&
-	    kmsg_stream_pretty(s, in, len))
-		return;
-	n = kmsg_normalise(s, in, len);
-	p = s->line;
+	return (s->in_pretty || (len && in[0] == '{')) &&
+	       kmsg_stream_pretty(s, in, len);
+}
+
+/*
+ * What a line was quoted in taken off *@p, *@n: indentation (*@indented),
+ * "> " quotes, `inline code`, a diff's '+', trailing blanks (*@ends_space
+ * says there were some).
+ */
+static void kmsg_stream_unquote(const char **p, size_t *n, bool *indented,
+				bool *ends_space)
+{
+	const char *q = *p;
+	size_t m = *n;
+
 	/* indentation, "> " quotes, more indentation, `inline code` */
-	while (n && (kmsg_is_space(*p) || *p == '>' || *p == '`')) {
-		if (*p == '`' && n >= 3 && !memcmp(p, "```", 3))
+	while (m && (kmsg_is_space(*q) || *q == '>' || *q == '`')) {
+		if (*q == '`' && m >= 3 && !memcmp(q, "```", 3))
 			break;		/* a fence */
-		if (kmsg_is_space(*p))
-			indented = true;
-		p++;
-		n--;
+		if (kmsg_is_space(*q))
+			*indented = true;
+		q++;
+		m--;
 	}
 	/* "+[  12.3] ..." or "> +xhci_hcd ...": a diff's added line */
-	if (n > 1 && *p == '+' && (p[1] == '[' || (p[1] >= 'a' && p[1] <= 'z') ||
-				   (p[1] >= 'A' && p[1] <= 'Z'))) {
-		p++;
-		n--;
+	if (m > 1 && *q == '+' && (q[1] == '[' || (q[1] >= 'a' && q[1] <= 'z') ||
+				   (q[1] >= 'A' && q[1] <= 'Z'))) {
+		q++;
+		m--;
 	}
-	ends_space = n && kmsg_is_space(p[n - 1]);
-	while (n && (p[n - 1] == '`' || kmsg_is_space(p[n - 1])))
-		n--;
+	*ends_space = m && kmsg_is_space(q[m - 1]);
+	while (m && (q[m - 1] == '`' || kmsg_is_space(q[m - 1])))
+		m--;
+	*p = q;
+	*n = m;
+}
+
+/*
+ * Lines that are not log lines but say something of the input: empty, a
+ * code fence, JSON (taken), a marker, a /dev/kmsg or journalctl verbose
+ * dictionary.  True when @p was one.
+ */
+static bool kmsg_stream_aside(struct kmsg_stream *s, const char *p, size_t n,
+			      bool indented)
+{
 	if (!n) {
 		s->st.other++;
-		return;
+		return true;
 	}
 	if (kmsg_is_fence(p, n)) {
 		s->in_fence = !s->in_fence;
 		s->st.other++;
-		return;
+		return true;
 	}
 	if (p[0] == '{' || (n > 1 && p[0] == 0x1e && p[1] == '{') ||
 	    (n > 6 && !memcmp(p, "data: {", 7))) {
 		while (*p != '{')
 			p++, n--;
 		kmsg_stream_json(s, p, n);
-		return;
+		return true;
 	}
 	if (kmsg_stream_marker(s, p, n)) {
 		s->st.other++;
-		return;
+		return true;
 	}
 	if (indented && kmsg_is_dict(p, n)) {
 		s->st.other++;	/* /dev/kmsg dictionary, journalctl verbose */
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* A line that may be the kernel's: parsed, and added or joined. */
+static void kmsg_stream_log(struct kmsg_stream *s, const char *p, size_t n,
+			    bool indented, bool ends_space)
+{
+	struct kmsg_record rec;
+	double delta;
+	size_t pre;
+	int ret;
+
 	ret = kmsg_parse_one(p, n, &rec, &delta);
 	if (!ret && rec.format == KMSG_FMT_PLAIN) {
 		pre = kmsg_line_prefix(p, n);
@@ -2368,6 +2401,24 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 	kmsg_stream_add(s, &rec, n, NULL);
 	if (s->pending >= 0)
 		s->pool[s->pending].ends_space = ends_space;
+}
+
+void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
+{
+	bool indented = false, ends_space = false;
+	const char *p;
+	size_t n;
+
+	s->lineno++;
+	s->st.lines++;
+	if (kmsg_stream_framed(s, in, len))
+		return;
+	n = kmsg_normalise(s, in, len);
+	p = s->line;
+	kmsg_stream_unquote(&p, &n, &indented, &ends_space);
+	if (kmsg_stream_aside(s, p, n, indented))
+		return;
+	kmsg_stream_log(s, p, n, indented, ends_space);
 }
 
 void kmsg_stream_end(struct kmsg_stream *s)

@@ -320,34 +320,16 @@ static void uas_decide_ignored(const struct uas_facts *f,
 	}
 }
 
-/**
- * uas_decide() - the verdict for one mass-storage interface
- * @f: the facts; unknown ones are UAS_UNKNOWN or empty
- * @v: the verdict, written in full
- *
- * Return: 0, or -EINVAL if @f or @v is NULL.
+/*
+ * The device's side, as the kernel's uas probe checks it: descriptors,
+ * a UAS alternate setting, its pipe-usage descriptors.  True when one of
+ * them is the verdict.
  */
-int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
+static bool uas_decide_device(const struct uas_facts *f,
+			      struct uas_verdict *v)
 {
-	struct uas_flagset fs;
-	bool candidate;
 	char buf[128];
 
-	if (!f || !v)
-		return -EINVAL;
-	memset(v, 0, sizeof(*v));
-
-	candidate = f->have_descriptors && f->has_uas_alt && f->pipes == 0xf;
-	v->uas_capable = candidate;
-	uas_compute_flags(f, candidate, &fs);
-	uas_list_quirks(&fs, v);
-
-	if (!strcmp(f->driver, "uas")) {
-		if (!f->have_descriptors)
-			v->uas_capable = true;
-		uas_decide_active(f, &fs, v);
-		return 0;
-	}
 	if (!f->have_descriptors) {
 		v->reason = UAS_REASON_UNKNOWN;
 		uas_text(v->detail,
@@ -355,7 +337,7 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 			 f->driver[0] ? f->driver : "none");
 		uas_text(v->next_step,
 			 "Run again as root, or check that /sys/bus/usb/devices/*/descriptors is readable.");
-		return 0;
+		return true;
 	}
 	if (!f->has_uas_alt) {
 		v->reason = UAS_REASON_NO_UAS_ALTSETTING;
@@ -364,7 +346,7 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 			 f->driver[0] ? f->driver : "none");
 		uas_text(v->next_step,
 			 "Nothing to change on the host: UAS needs an enclosure whose bridge chip (and firmware) supports UASP.");
-		return 0;
+		return true;
 	}
 	if (f->pipes != 0xf) {
 		v->reason = UAS_REASON_NO_PIPE_USAGE;
@@ -373,13 +355,21 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 			 f->uas_alt, uas_missing_pipes(f->pipes, buf, sizeof(buf)));
 		uas_text(v->next_step,
 			 "A firmware defect of the bridge: look for a firmware update from the enclosure's vendor; no quirk can add the descriptors.");
-		return 0;
+		return true;
 	}
-	if (fs.flags & QUIRKS_FL_IGNORE_UAS) {
-		uas_decide_ignored(f, &fs, v);
-		return 0;
-	}
-	if (fs.asmedia_speed) {
+	return false;
+}
+
+/*
+ * The checks after the quirks: the ASMedia speed heuristic, then the
+ * host's side (scatter-gather, streams, the uas driver).  True when one
+ * of them is the verdict.
+ */
+static bool uas_decide_host(const struct uas_facts *f,
+			    const struct uas_flagset *fs,
+			    struct uas_verdict *v)
+{
+	if (fs->asmedia_speed) {
 		v->reason = UAS_REASON_UNKNOWN;
 		uas_text(v->detail,
 			 "ASMedia bridge %04x:%04x with bMaxPower %u (not 0, so not an ASM1153) whose status pipe offers %u streams, on a link of unknown speed: uas-detect.h sets IGNORE_UAS below SuperSpeed and MAX_SECTORS_240 at it, so the verdict depends on a speed usbtrail could not read; driver: %s.",
@@ -387,7 +377,7 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 			 f->driver[0] ? f->driver : "none");
 		uas_text(v->next_step,
 			 "Read the speed with lsusb -t, or replug and look at the kernel log (dmesg | grep -i uas): \"UAS is ignored for this device\" is the heuristic.");
-		return 0;
+		return true;
 	}
 	if (f->hcd_sg == UAS_NO) {
 		v->reason = UAS_REASON_HCD_NO_SG;
@@ -396,7 +386,7 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 			 f->hcd_driver[0] ? f->hcd_driver : "(unknown)");
 		uas_text(v->next_step,
 			 "Plug the enclosure into an xHCI (USB 3) or EHCI port; on this controller it can only use usb-storage.");
-		return 0;
+		return true;
 	}
 	if (f->speed_mbps >= 5000 && f->hcd_streams == UAS_NO) {
 		v->reason = UAS_REASON_HCD_NO_STREAMS;
@@ -407,7 +397,7 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 			 f->hcd_streams_evidence : "no evidence recorded");
 		uas_text(v->next_step,
 			 "Use a port of another controller (for example the chipset's own USB 3 ports); at USB 2.0 speed this controller would run UAS without streams.");
-		return 0;
+		return true;
 	}
 	if (f->uas_driver == UAS_DRIVER_NOT_LOADED ||
 	    f->uas_driver == UAS_DRIVER_ABSENT) {
@@ -420,8 +410,15 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 			 f->driver[0] ? f->driver : "none");
 		uas_text(v->next_step,
 			 "Run modprobe uas (check /etc/modprobe.d for a blacklist entry), or install a kernel built with CONFIG_USB_UAS, then replug.");
-		return 0;
+		return true;
 	}
+	return false;
+}
+
+/* Every check passed or could not be made, and uas is not bound. */
+static void uas_decide_unexplained(const struct uas_facts *f,
+				   struct uas_verdict *v)
+{
 	v->reason = UAS_REASON_UNKNOWN;
 	if (f->hcd_sg == UAS_UNKNOWN ||
 	    (f->speed_mbps >= 5000 && f->hcd_streams == UAS_UNKNOWN) ||
@@ -440,5 +437,43 @@ int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
 			 f->driver[0] ? f->driver : "no driver");
 	uas_text(v->next_step,
 		 "Replug the device and look at the kernel log (dmesg | grep -i uas) for the kernel's own reason.");
+}
+
+/**
+ * uas_decide() - the verdict for one mass-storage interface
+ * @f: the facts; unknown ones are UAS_UNKNOWN or empty
+ * @v: the verdict, written in full
+ *
+ * Return: 0, or -EINVAL if @f or @v is NULL.
+ */
+int uas_decide(const struct uas_facts *f, struct uas_verdict *v)
+{
+	struct uas_flagset fs;
+	bool candidate;
+
+	if (!f || !v)
+		return -EINVAL;
+	memset(v, 0, sizeof(*v));
+
+	candidate = f->have_descriptors && f->has_uas_alt && f->pipes == 0xf;
+	v->uas_capable = candidate;
+	uas_compute_flags(f, candidate, &fs);
+	uas_list_quirks(&fs, v);
+
+	if (!strcmp(f->driver, "uas")) {
+		if (!f->have_descriptors)
+			v->uas_capable = true;
+		uas_decide_active(f, &fs, v);
+		return 0;
+	}
+	if (uas_decide_device(f, v))
+		return 0;
+	if (fs.flags & QUIRKS_FL_IGNORE_UAS) {
+		uas_decide_ignored(f, &fs, v);
+		return 0;
+	}
+	if (uas_decide_host(f, &fs, v))
+		return 0;
+	uas_decide_unexplained(f, v);
 	return 0;
 }

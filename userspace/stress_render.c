@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stress_render.c - what "usbtrail stress" shows of a run: the progress
+ * while it runs (a bar on a terminal, plain lines otherwise, on stderr),
+ * the summary as text or --json (through json-c) on stdout, and the
+ * per-interval --log file.
+ *
+ * stress.c fills a struct stress_result; cmd_stress.c picks which of
+ * these to call.  Nothing here decides the exit status.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "stress_render.h"
+#include "util.h"
+
+#define STRESS_RENDER_MAX_RANGES	50	/* printed; --json has them all */
+
+
+static void stress_render_bytes(char *buf, size_t len, double v)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned int i = 0;
+
+	while (v >= 1024 && i < 4) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.1f %s", v, units[i]);
+}
+
+void stress_render_progress(void *ctx, const struct stress_progress *p)
+{
+	struct stress_render_out *o = ctx;
+	char done[32], total[32], eta[32] = "";
+
+	stress_render_bytes(done, sizeof(done), (double)p->done);
+	if (p->eta >= 0)
+		snprintf(eta, sizeof(eta), "  ETA %.0f s", p->eta);
+	if (o->tty) {
+		char bar[31];
+		unsigned int fill = 0, i;
+
+		if (p->total)
+			fill = (unsigned int)(30.0 * (double)p->done /
+					      (double)p->total);
+		else if (p->eta >= 0 && p->elapsed + p->eta > 0)
+			fill = (unsigned int)(30.0 * p->elapsed /
+					      (p->elapsed + p->eta));
+		for (i = 0; i < 30; i++)
+			bar[i] = i < fill ? '#' : '.';
+		bar[30] = '\0';
+		fprintf(stderr, "\r%-18s [%s] %10s %9.1f MB/s%-12s", p->phase,
+			bar, done, p->rate / 1e6, p->final ? "" : eta);
+		o->bar_shown = true;
+		if (p->final) {
+			fputc('\n', stderr);
+			o->bar_shown = false;
+		}
+		return;
+	}
+	/* Not a terminal: a line a second, and one at the end. */
+	if (!p->final && p->elapsed - o->last_line < 1.0 &&
+	    o->last_line <= p->elapsed)
+		return;
+	o->last_line = p->final ? 0 : p->elapsed;
+	if (p->total)
+		stress_render_bytes(total, sizeof(total), (double)p->total);
+	fprintf(stderr, "%s: %s%s%s, %.1f MB/s, %.1f s%s%s\n", p->phase,
+		done, p->total ? " of " : "", p->total ? total : "",
+		p->rate / 1e6, p->elapsed, p->final ? ", done" : "",
+		p->final ? "" : eta);
+}
+
+void stress_render_message(void *ctx, const char *line)
+{
+	struct stress_render_out *o = ctx;
+
+	if (o->bar_shown) {
+		fputc('\n', stderr);
+		o->bar_shown = false;
+	}
+	fprintf(stderr, CLI_PROG " stress: %s\n", line);
+}
+
+static void stress_render_range(FILE *f, const struct verify_range *r,
+				  uint32_t ss)
+{
+	uint64_t n = (r->end - r->start) / ss;
+
+	fprintf(f, "  %" PRIu64 "-%" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
+		" sector%s): %s", r->start, r->end - 1, r->end - r->start, n,
+		n == 1 ? "" : "s", verify_class_name(r->cls));
+	switch (r->cls) {
+	case VERIFY_CHANGED:
+		fprintf(f, ", %" PRIu64 " bits differ", r->bits);
+		break;
+	case VERIFY_OVERWRITTEN:
+		fprintf(f, ", first holds offset %" PRIu64 " (generation %"
+			PRIu32 ")", r->first.found_offset,
+			r->first.found_generation);
+		break;
+	case VERIFY_STALE:
+		fprintf(f, ", first holds run %016" PRIx64 " generation %"
+			PRIu32, r->first.found_run_id,
+			r->first.found_generation);
+		break;
+	case VERIFY_OK:
+	case VERIFY_ZEROED:
+	case VERIFY_GARBAGE:
+	case VERIFY_UNREADABLE:
+	case VERIFY_NR_CLASSES:
+		break;
+	}
+	fputc('\n', f);
+}
+
+static void stress_render_report(const char *what,
+				   const struct verify_report *rep,
+				   uint32_t ss)
+{
+	unsigned int cl;
+	size_t i;
+
+	printf("%s: %" PRIu64 " bytes read back, %" PRIu64 " bad sectors",
+	       what, rep->bytes_checked, verify_report_bad(rep));
+	for (cl = VERIFY_OK + 1; cl < VERIFY_NR_CLASSES; cl++)
+		if (rep->sectors[cl])
+			printf(", %" PRIu64 " %s", rep->sectors[cl],
+			       verify_class_name((enum verify_class)cl));
+	printf("\n");
+	for (i = 0; i < rep->nranges && i < STRESS_RENDER_MAX_RANGES; i++)
+		stress_render_range(stdout, &rep->ranges[i], ss);
+	if (rep->nranges > STRESS_RENDER_MAX_RANGES || rep->ranges_dropped)
+		printf("  ... %" PRIu64 " more ranges (--json lists %u)\n",
+		       (uint64_t)(rep->nranges - (rep->nranges >
+			STRESS_RENDER_MAX_RANGES ? STRESS_RENDER_MAX_RANGES :
+			rep->nranges)) + rep->ranges_dropped,
+		       VERIFY_MAX_RANGES);
+}
+
+/* The CrystalDiskMark table: one row per test, read and write columns. */
+static const char *const stress_render_cdm_rows[] = {
+	"Seq", "Random 512KB", "4K QD1", "4K QD32",
+};
+
+static const struct stress_phase_result *
+stress_render_cdm_find(const struct stress_result *res, const char *row,
+		    bool write)
+{
+	size_t i;
+
+	for (i = 0; i < res->nphases; i++)
+		if (!strcmp(res->phases[i].ph.label, row) &&
+		    res->phases[i].ph.write == write)
+			return &res->phases[i];
+	return NULL;
+}
+
+/* The first lines: the target and the run. */
+static void stress_render_head(const struct stress_render_run *run,
+			       const struct blkdev_target *t,
+			       const struct stress_result *res)
+{
+	char size[32];
+
+	util_format_size(size, sizeof(size), res->size);
+	printf("target: %s (%s%s, %s), %s, sector %" PRIu32 " B\n", t->path,
+	       t->is_blockdev ? "block device" : "file",
+	       res->direct ? ", O_DIRECT" : ", page cache", res->engine, size,
+	       res->sector_size);
+	printf("run: %016" PRIx64 " generation %" PRIu32 "%s\n", res->run_id,
+	       res->generation, run->verify_only ? " (found in-band)" :
+	       res->continued ? " (continues the run found on the target)" :
+	       "");
+}
+
+/* One row per phase. */
+static void stress_render_phases(const struct stress_result *res)
+{
+	size_t i;
+
+	printf("%-20s %8s %4s %10s %10s %8s %5s %6s\n", "phase", "block",
+	       "qd", "MB/s", "IOPS", "secs", "dips", "errors");
+	for (i = 0; i < res->nphases; i++) {
+		const struct stress_phase_result *p = &res->phases[i];
+		char bs[32], name[40];
+
+		util_format_size(bs, sizeof(bs), p->ph.block);
+		if (p->ph.cycle)
+			snprintf(name, sizeof(name), "%s #%u", p->ph.name,
+				 p->ph.cycle);
+		else
+			snprintf(name, sizeof(name), "%s", p->ph.name);
+		printf("%-20s %8s %4u %10.1f %10.0f %8.2f %5u %6u%s%s\n",
+		       name, bs, p->ph.qd, p->mbps, p->iops, p->secs, p->dips,
+		       p->errors, p->completed ? "" : "  stopped",
+		       p->slow ? "  SLOW" : "");
+	}
+}
+
+static void stress_render_cdm(const struct stress_result *res)
+{
+	size_t i;
+
+	printf("\n%-14s %10s %10s %10s %10s\n", "CrystalDiskMark",
+	       "Read MB/s", "Write MB/s", "Read IOPS", "Write IOPS");
+	for (i = 0; i < 4; i++) {
+		const struct stress_phase_result *r, *w;
+
+		r = stress_render_cdm_find(res, stress_render_cdm_rows[i],
+					   false);
+		w = stress_render_cdm_find(res, stress_render_cdm_rows[i],
+					   true);
+		printf("%-14s %10.1f %10.1f %10.0f %10.0f\n",
+		       stress_render_cdm_rows[i], r ? r->mbps : 0,
+		       w ? w->mbps : 0, r ? r->iops : 0, w ? w->iops : 0);
+	}
+}
+
+static void stress_render_errors(const struct stress_result *res)
+{
+	size_t i;
+
+	printf("I/O errors: %" PRIu64 "\n", res->errors_total);
+	for (i = 0; i < res->nerrors; i++) {
+		const struct stress_error *e = &res->errors[i];
+
+		printf("  %.3f s %s %s at offset %" PRIu64 " (%" PRIu32
+		       " bytes): %s (errno %d)\n", e->t, e->phase,
+		       e->write ? "write" : "read", e->offset, e->len,
+		       strerror(e->err), e->err);
+	}
+}
+
+void stress_render_text(const struct stress_render_run *run,
+			const struct blkdev_target *t,
+			const struct stress_result *res)
+{
+	size_t i;
+
+	stress_render_head(run, t, res);
+	stress_render_phases(res);
+	if (run->cdm)
+		stress_render_cdm(res);
+	for (i = 0; i < res->nintervals; i++) {
+		const struct stress_interval *iv = &res->intervals[i];
+
+		if (iv->dip)
+			printf("dip: %s at %.1f s: %.1f MB/s\n",
+			       res->phases[iv->phase].ph.name, iv->t,
+			       (double)iv->bytes / iv->secs / 1e6);
+	}
+	if (res->soak_slow)
+		printf("slow-down: a later cycle wrote below %.0f%% of the "
+		       "first\n", STRESS_SOAK_SLOW * 100);
+	stress_render_report("verify", res->report, res->sector_size);
+	if (res->not_written)
+		printf("not verified: %" PRIu64 " bytes whose writes failed\n",
+		       res->not_written);
+	if (res->reopens) {
+		printf("reopened %u time(s); ", res->reopens);
+		stress_render_report("verified after reopen",
+				     res->reopen_report, res->sector_size);
+	}
+	if (res->errors_total)
+		stress_render_errors(res);
+}
+
+static json_object *stress_render_json_range(const struct verify_range *r)
+{
+	json_object *jr = json_object_new_object();
+	char hex[20];
+
+	json_object_object_add(jr, "start", json_object_new_uint64(r->start));
+	json_object_object_add(jr, "end", json_object_new_uint64(r->end));
+	json_object_object_add(jr, "class", json_object_new_string(
+				verify_class_name(r->cls)));
+	if (r->cls == VERIFY_CHANGED)
+		json_object_object_add(jr, "bits",
+				       json_object_new_uint64(r->bits));
+	if (r->cls == VERIFY_OVERWRITTEN || r->cls == VERIFY_STALE) {
+		snprintf(hex, sizeof(hex), "%016" PRIx64,
+			 r->first.found_run_id);
+		json_object_object_add(jr, "found_offset",
+			json_object_new_uint64(r->first.found_offset));
+		json_object_object_add(jr, "found_run_id",
+				       json_object_new_string(hex));
+		json_object_object_add(jr, "found_generation",
+			json_object_new_int64(r->first.found_generation));
+	}
+	return jr;
+}
+
+static json_object *stress_render_json_report(const struct verify_report *rep)
+{
+	json_object *o = json_object_new_object(), *cls, *ranges;
+	unsigned int c;
+	size_t i;
+
+	json_object_object_add(o, "bytes_checked",
+			       json_object_new_uint64(rep->bytes_checked));
+	json_object_object_add(o, "bad_sectors",
+			       json_object_new_uint64(verify_report_bad(rep)));
+	json_object_object_add(o, "bits_changed",
+			       json_object_new_uint64(rep->bits_changed));
+	cls = json_object_new_object();
+	for (c = 0; c < VERIFY_NR_CLASSES; c++)
+		json_object_object_add(cls,
+			verify_class_name((enum verify_class)c),
+			json_object_new_uint64(rep->sectors[c]));
+	json_object_object_add(o, "sectors", cls);
+	ranges = json_object_new_array();
+	for (i = 0; i < rep->nranges; i++)
+		json_object_array_add(ranges,
+			stress_render_json_range(&rep->ranges[i]));
+	json_object_object_add(o, "ranges", ranges);
+	json_object_object_add(o, "ranges_dropped",
+			       json_object_new_uint64(rep->ranges_dropped));
+	return o;
+}
+
+/* The members before "phases": the target and the run. */
+static void stress_render_json_head(json_object *o,
+				    const struct stress_render_run *run,
+				    const struct blkdev_target *t,
+				    const struct stress_result *res)
+{
+	char hex[20];
+
+	json_object_object_add(o, "target", json_object_new_string(t->path));
+	json_object_object_add(o, "kind", json_object_new_string(
+				t->is_blockdev ? "block" : "file"));
+	json_object_object_add(o, "direct",
+			       json_object_new_boolean(res->direct));
+	json_object_object_add(o, "engine",
+			       json_object_new_string(res->engine));
+	json_object_object_add(o, "profile",
+			       json_object_new_string(run->profile));
+	json_object_object_add(o, "verify_only",
+			       json_object_new_boolean(run->verify_only));
+	json_object_object_add(o, "size", json_object_new_uint64(res->size));
+	json_object_object_add(o, "sector_size",
+			       json_object_new_int64(res->sector_size));
+	snprintf(hex, sizeof(hex), "%016" PRIx64, res->run_id);
+	json_object_object_add(o, "run_id", json_object_new_string(hex));
+	json_object_object_add(o, "generation",
+			       json_object_new_int64(res->generation));
+	json_object_object_add(o, "continued",
+			       json_object_new_boolean(res->continued));
+	json_object_object_add(o, "secs", json_object_new_double(res->secs));
+}
+
+static json_object *
+stress_render_json_phase(const struct stress_phase_result *p)
+{
+	json_object *v = json_object_new_object();
+
+	json_object_object_add(v, "name", json_object_new_string(p->ph.name));
+	if (p->ph.label[0])
+		json_object_object_add(v, "cdm",
+				       json_object_new_string(p->ph.label));
+	json_object_object_add(v, "op", json_object_new_string(
+				p->ph.write ? "write" : "read"));
+	json_object_object_add(v, "random",
+			       json_object_new_boolean(p->ph.random));
+	json_object_object_add(v, "block", json_object_new_int64(p->ph.block));
+	json_object_object_add(v, "qd", json_object_new_int64(p->ph.qd));
+	if (p->ph.cycle)
+		json_object_object_add(v, "cycle",
+				       json_object_new_int64(p->ph.cycle));
+	json_object_object_add(v, "bytes", json_object_new_uint64(p->bytes));
+	json_object_object_add(v, "ios", json_object_new_uint64(p->ios));
+	json_object_object_add(v, "secs", json_object_new_double(p->secs));
+	json_object_object_add(v, "mbps", json_object_new_double(p->mbps));
+	json_object_object_add(v, "iops", json_object_new_double(p->iops));
+	json_object_object_add(v, "dips", json_object_new_int64(p->dips));
+	json_object_object_add(v, "errors", json_object_new_int64(p->errors));
+	json_object_object_add(v, "completed",
+			       json_object_new_boolean(p->completed));
+	if (p->slow)
+		json_object_object_add(v, "slow", json_object_new_boolean(1));
+	return v;
+}
+
+static json_object *
+stress_render_json_interval(const struct stress_result *res,
+			    const struct stress_interval *iv)
+{
+	json_object *v = json_object_new_object();
+
+	json_object_object_add(v, "phase", json_object_new_string(
+			res->phases[iv->phase].ph.name));
+	json_object_object_add(v, "t", json_object_new_double(iv->t));
+	json_object_object_add(v, "secs", json_object_new_double(iv->secs));
+	json_object_object_add(v, "mbps", json_object_new_double(
+			(double)iv->bytes / iv->secs / 1e6));
+	json_object_object_add(v, "iops", json_object_new_double(
+			(double)iv->ios / iv->secs));
+	json_object_object_add(v, "dip", json_object_new_boolean(iv->dip));
+	return v;
+}
+
+static json_object *stress_render_json_error(const struct stress_error *e)
+{
+	json_object *v = json_object_new_object();
+
+	json_object_object_add(v, "t", json_object_new_double(e->t));
+	json_object_object_add(v, "phase", json_object_new_string(e->phase));
+	json_object_object_add(v, "op", json_object_new_string(
+				e->write ? "write" : "read"));
+	json_object_object_add(v, "offset", json_object_new_uint64(e->offset));
+	json_object_object_add(v, "len", json_object_new_int64(e->len));
+	json_object_object_add(v, "errno", json_object_new_int64(e->err));
+	json_object_object_add(v, "error",
+			       json_object_new_string(strerror(e->err)));
+	return v;
+}
+
+void stress_render_json(const struct stress_render_run *run,
+			const struct blkdev_target *t,
+			const struct stress_result *res, bool pass)
+{
+	json_object *o = json_object_new_object(), *a, *v;
+	size_t i;
+
+	stress_render_json_head(o, run, t, res);
+	a = json_object_new_array();
+	for (i = 0; i < res->nphases; i++)
+		json_object_array_add(a,
+			stress_render_json_phase(&res->phases[i]));
+	json_object_object_add(o, "phases", a);
+
+	a = json_object_new_array();
+	for (i = 0; i < res->nintervals; i++)
+		json_object_array_add(a, stress_render_json_interval(res,
+					&res->intervals[i]));
+	json_object_object_add(o, "intervals", a);
+	json_object_object_add(o, "soak_slowdown",
+			       json_object_new_boolean(res->soak_slow));
+
+	json_object_object_add(o, "verify",
+			       stress_render_json_report(res->report));
+	json_object_object_add(o, "not_written_bytes",
+			       json_object_new_uint64(res->not_written));
+	v = json_object_new_object();
+	json_object_object_add(v, "count", json_object_new_int64(res->reopens));
+	json_object_object_add(v, "verify",
+			       stress_render_json_report(res->reopen_report));
+	json_object_object_add(o, "reopen", v);
+
+	a = json_object_new_array();
+	for (i = 0; i < res->nerrors; i++)
+		json_object_array_add(a,
+			stress_render_json_error(&res->errors[i]));
+	json_object_object_add(o, "errors", a);
+	json_object_object_add(o, "errors_total",
+			       json_object_new_uint64(res->errors_total));
+	json_object_object_add(o, "result",
+			       json_object_new_string(pass ? "pass" : "fail"));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* The per-interval log: one line per interval, dips marked. */
+int stress_render_log(const char *path,
+				const struct stress_result *res)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# usbtrail stress run %016" PRIx64 " generation %" PRIu32
+		"\n# t_s secs phase MB/s IOPS [dip]\n", res->run_id,
+		res->generation);
+	for (i = 0; i < res->nintervals; i++) {
+		const struct stress_interval *iv = &res->intervals[i];
+		char name[32];
+		size_t k;
+
+		if (res->phases[iv->phase].ph.cycle)
+			snprintf(name, sizeof(name), "%s#%u",
+				 res->phases[iv->phase].ph.name,
+				 res->phases[iv->phase].ph.cycle);
+		else
+			snprintf(name, sizeof(name), "%s",
+				 res->phases[iv->phase].ph.name);
+		for (k = 0; name[k]; k++)
+			if (name[k] == ' ')
+				name[k] = '-';
+		fprintf(f, "%.3f %.3f %s %.1f %.0f%s\n", iv->t, iv->secs, name,
+			(double)iv->bytes / iv->secs / 1e6,
+			(double)iv->ios / iv->secs, iv->dip ? " dip" : "");
+	}
+	if (fclose(f))
+		return -errno;
+	return 0;
+}

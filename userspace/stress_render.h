@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * stress_render.h - the output of "usbtrail stress" (stress_render.c):
+ * progress and messages while stress_run() runs, then the summary (text
+ * or JSON) and the per-interval log of its struct stress_result.
+ */
+#ifndef USBTRAIL_STRESS_RENDER_H
+#define USBTRAIL_STRESS_RENDER_H
+
+#include <stdbool.h>
+
+#include "blkdev.h"
+#include "stress.h"
+
+/* The ctx of stress_render_progress() and _message(): zero, then set tty. */
+struct stress_render_out {
+	bool tty;		/* stderr is a terminal: draw a bar */
+	double last_line;
+	bool bar_shown;
+};
+
+/* What the summary says of how the run was asked for. */
+struct stress_render_run {
+	const char *profile;	/* its --profile name */
+	bool cdm;		/* add the CrystalDiskMark table */
+	bool verify_only;
+};
+
+/* stress_config's progress and message callbacks; ctx: stress_render_out */
+void stress_render_progress(void *ctx, const struct stress_progress *p);
+void stress_render_message(void *ctx, const char *line);
+
+/* The summary on stdout, as text or as one JSON document. */
+void stress_render_text(const struct stress_render_run *run,
+			const struct blkdev_target *t,
+			const struct stress_result *res);
+void stress_render_json(const struct stress_render_run *run,
+			const struct blkdev_target *t,
+			const struct stress_result *res, bool pass);
+
+/* The per-interval log into PATH.  Return: 0 or a negative errno. */
+int stress_render_log(const char *path, const struct stress_result *res);
+
+#endif /* USBTRAIL_STRESS_RENDER_H */
