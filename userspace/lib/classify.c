@@ -1816,16 +1816,15 @@ static void classify_offline(struct classify *c, const struct kmsg_record *rec,
 		classify_close_chain(c);
 }
 
-static void classify_incident_row(struct classify *c,
-				  const struct kmsg_record *rec, uint64_t ref,
-				  struct classify_who *w, const char *msg,
-				  const struct kmsgtab_row *row,
-				  const struct kmsgtab_match *m)
+/*
+ * The device of a line: the disk its fields name, or for the lines that
+ * name none, the disk the lines before named.  part gets the partition.
+ */
+static void classify_row_device(struct classify *c, struct classify_who *w,
+				const struct kmsgtab_row *row,
+				const struct kmsgtab_match *m, char *part)
 {
-	struct classify_same_arg same = { row->kind, w->dev, NULL };
-	char disk[CLASSIFY_DEV_MAX], part[CLASSIFY_DEV_MAX];
-	struct classify_held *h;
-	long long v;
+	char disk[CLASSIFY_DEV_MAX];
 
 	if (classify_disk_field(m, disk, part) && !w->disk[0]) {
 		classify_set(w->disk, disk, strlen(disk));
@@ -1844,142 +1843,178 @@ static void classify_incident_row(struct classify *c,
 		classify_set(w->dev, c->last_disk, strlen(c->last_disk));
 	}
 	classify_hub_port(w, m);
-	same.dev = w->dev;
-	/* a USB status of a device already gone follows its disconnect */
-	if ((row->kind == CLASSIFY_LINK_ERROR || row->kind == CLASSIFY_IO_ERROR) &&
-	    classify_status_gone(m)) {
-		c->st.benign++;
+}
+
+/*
+ * A line that says a command failed: the block layer's (it has the
+ * sector), a sense print (the key), or one that starts the report
+ * ("Unhandled sense code", uas_zap_pending)
+ */
+static void classify_on_failed(struct classify *c, const struct kmsg_record *rec,
+                               uint64_t ref, struct classify_who *w,
+                               const char *msg, const struct kmsgtab_row *row,
+			       const struct kmsgtab_match *m)
+{
+	struct classify_held *h;
+
+	if (kmsgtab_value(m, KMSGTAB_F_SECTOR, &(size_t){ 0 }) &&
+	    classify_blk_offline(m)) {
+		/* BLK_STS_OFFLINE: the disk's offlining, again */
+		classify_offline(c, rec, ref, w, msg, row);
+	} else if (kmsgtab_value(m, KMSGTAB_F_SECTOR, &(size_t){ 0 })) {
+		classify_cmd_part(c, rec, ref, w, msg, row, m, CLASSIFY_P_BLK);
+	} else if (kmsgtab_value(m, KMSGTAB_F_KEY, &(size_t){ 0 }) ||
+		   kmsgtab_value(m, KMSGTAB_F_SENSE, &(size_t){ 0 })) {
+		classify_cmd_part(c, rec, ref, w, msg, row, m, CLASSIFY_P_KEY);
+	} else {
+		h = classify_cmd_part(c, rec, ref, w, msg, row, m,
+				      CLASSIFY_P_START);
+		if (h && h->parts == CLASSIFY_P_START)
+			h->provisional = row->kind;
+		if (h)
+			h->failed_start = true;
+	}
+}
+
+/* Data lost on a partition: the failed command's, or an fs-error's */
+static void classify_on_lost(struct classify *c, const struct kmsg_record *rec,
+                             uint64_t ref, struct classify_who *w,
+                             const char *msg, const struct kmsgtab_row *row,
+			     const struct kmsgtab_match *m, char *part)
+{
+	struct classify_cmd_arg a = {
+		w->disk, -1, CLASSIFY_P_LOST, c->st.messages
+	};
+	struct classify_held *h;
+
+	if (classify_find(c, rec, classify_cmd_takes, &a)) {
+		classify_cmd_part(c, rec, ref, w, msg, row, m, CLASSIFY_P_LOST);
 		return;
 	}
-	switch (row->kind) {
-	case CLASSIFY_SENSE:
-	case CLASSIFY_IO_ERROR:
-		/*
-		 * A line that says a command failed: the block layer's (it
-		 * has the sector), a sense print (the key), or one that
-		 * starts the report ("Unhandled sense code", uas_zap_pending)
-		 */
-		if (kmsgtab_value(m, KMSGTAB_F_SECTOR, &(size_t){ 0 }) &&
-		    classify_blk_offline(m)) {
-			/* BLK_STS_OFFLINE: the disk's offlining, again */
-			classify_offline(c, rec, ref, w, msg, row);
-		} else if (kmsgtab_value(m, KMSGTAB_F_SECTOR, &(size_t){ 0 })) {
-			classify_cmd_part(c, rec, ref, w, msg, row, m,
-					  CLASSIFY_P_BLK);
-		} else if (kmsgtab_value(m, KMSGTAB_F_KEY, &(size_t){ 0 }) ||
-			   kmsgtab_value(m, KMSGTAB_F_SENSE, &(size_t){ 0 })) {
-			classify_cmd_part(c, rec, ref, w, msg, row, m,
-					  CLASSIFY_P_KEY);
-		} else {
-			h = classify_cmd_part(c, rec, ref, w, msg, row, m,
-					      CLASSIFY_P_START);
-			if (h && h->parts == CLASSIFY_P_START)
-				h->provisional = row->kind;
-			if (h)
-				h->failed_start = true;
-		}
-		return;
-	case CLASSIFY_FS_ERROR:
-		if (classify_row_is_lost(row)) {
-			struct classify_cmd_arg a = {
-				w->disk, -1, CLASSIFY_P_LOST, c->st.messages
-			};
+	h = classify_find(c, rec, classify_lost_takes, part);
+	if (!h) {
+		h = classify_open(c, CLASSIFY_FS_ERROR, rec, ref, w, msg, row);
+		classify_set(h->inc.part, part, strlen(part));
+		classify_take_suppressed(c, h, rec);
+	} else {
+		classify_touch(c, h, rec, ref);
+	}
+	classify_lost_block(&h->inc, m);
+}
 
-			if (classify_find(c, rec, classify_cmd_takes, &a)) {
-				classify_cmd_part(c, rec, ref, w, msg, row, m,
-						  CLASSIFY_P_LOST);
-				return;
-			}
-			h = classify_find(c, rec, classify_lost_takes, part);
-			if (!h) {
-				h = classify_open(c, CLASSIFY_FS_ERROR, rec, ref,
-						  w, msg, row);
-				classify_set(h->inc.part, part, strlen(part));
-				classify_take_suppressed(c, h, rec);
-			} else {
-				classify_touch(c, h, rec, ref);
-			}
-			classify_lost_block(&h->inc, m);
-			return;
-		}
-		break;
-	case CLASSIFY_SUPPRESSED:
-		if (!classify_num(m, KMSGTAB_F_COUNT, 10, &v))
-			v = 0;
-		h = classify_find(c, rec, classify_any_cmd_or_fs, NULL);
-		if (h) {
-			classify_touch(c, h, rec, ref);
-			h->inc.suppressed += (long)v;
-			return;
-		}
-		if (classify_value(m, KMSGTAB_F_FUNC, disk, sizeof(disk)))
-			classify_set(w->dev, disk, strlen(disk));
-		h = classify_open(c, CLASSIFY_SUPPRESSED, rec, ref, w, msg, row);
-		h->inc.count = (long)v;
+/* "N callbacks suppressed": counted in the incident they cut short */
+static void classify_on_suppressed(struct classify *c, const struct kmsg_record *rec,
+                                   uint64_t ref, struct classify_who *w,
+                                   const char *msg, const struct kmsgtab_row *row,
+				   const struct kmsgtab_match *m)
+{
+	char func[CLASSIFY_DEV_MAX];
+	struct classify_held *h;
+	long long v;
+
+	if (!classify_num(m, KMSGTAB_F_COUNT, 10, &v))
+		v = 0;
+	h = classify_find(c, rec, classify_any_cmd_or_fs, NULL);
+	if (h) {
+		classify_touch(c, h, rec, ref);
+		h->inc.suppressed += (long)v;
 		return;
-	case CLASSIFY_TIMEOUT:
-		h = classify_chain_timeout(c, w->disk);
-		if (h) {
-			h->inc.inferred = false;
-			h->inc.count = h->inc.count > 0 ? h->inc.count + 1 : 1;
-			classify_touch(c, h, rec, ref);
-			classify_chain_note(c, rec);
-			return;
-		}
+	}
+	if (classify_value(m, KMSGTAB_F_FUNC, func, sizeof(func)))
+		classify_set(w->dev, func, strlen(func));
+	h = classify_open(c, CLASSIFY_SUPPRESSED, rec, ref, w, msg, row);
+	h->inc.count = (long)v;
+}
+
+/* A timeout: the next command of the chain's burst, or a new chain */
+static void classify_on_timeout(struct classify *c, const struct kmsg_record *rec,
+                                uint64_t ref, struct classify_who *w,
+                                const char *msg, const struct kmsgtab_row *row)
+{
+	struct classify_held *h = classify_chain_timeout(c, w->disk);
+
+	if (h) {
+		h->inc.inferred = false;
+		h->inc.count = h->inc.count > 0 ? h->inc.count + 1 : 1;
+		classify_touch(c, h, rec, ref);
+		classify_chain_note(c, rec);
+		return;
+	}
+	h = classify_open(c, CLASSIFY_TIMEOUT, rec, ref, w, msg, row);
+	h->cmd = true;
+	h->parts = CLASSIFY_P_START;
+	classify_timeout_forced(c, h, rec);
+}
+
+/*
+ * An abort.  The error handler aborts the commands that timed out
+ * together within milliseconds; an abort a second after the last is the
+ * next timeout, implied when no line said it.
+ */
+static void classify_on_abort(struct classify *c, const struct kmsg_record *rec,
+                              uint64_t ref, struct classify_who *w,
+                              const char *msg, const struct kmsgtab_row *row)
+{
+	struct classify_held *h;
+
+	if (!classify_chain_timeout(c, w->disk) ||
+	    !classify_abort_burst(c, rec)) {
 		h = classify_open(c, CLASSIFY_TIMEOUT, rec, ref, w, msg, row);
-		h->cmd = true;
-		h->parts = CLASSIFY_P_START;
-		classify_timeout_forced(c, h, rec);
-		return;
-	case CLASSIFY_ABORT:
-		/*
-		 * The error handler aborts the commands that timed out
-		 * together within milliseconds; an abort a second after the
-		 * last is the next timeout.
-		 */
-		if (!classify_chain_timeout(c, w->disk) ||
-		    !classify_abort_burst(c, rec)) {
-			h = classify_open(c, CLASSIFY_TIMEOUT, rec, ref, w, msg,
-					  row);
-			h->inc.inferred = true;
-			h->inc.count = 1;
-			h->forced = true;
-			classify_chain_join(c, h, rec, true);
-			h->window = CLASSIFY_CHAIN_WINDOW;
-		}
-		h = classify_open(c, CLASSIFY_ABORT, rec, ref, w, msg, row);
+		h->inc.inferred = true;
+		h->inc.count = 1;
+		h->forced = true;
 		classify_chain_join(c, h, rec, true);
-		c->abort_t = rec->t;
-		c->abort_clock = rec->clock;
-		c->abort_line = rec->lineno;
-		return;
-	case CLASSIFY_RESET:
-		if (w->cls == KMSGTAB_WHO_USB) {
-			h = classify_find(c, rec, classify_scsi_reset_open, NULL);
-			if (h) {
-				/* the USB reset the SCSI handler did */
-				classify_touch(c, h, rec, ref);
-				classify_set(h->inc.usb, w->usb, strlen(w->usb));
-				classify_set(h->inc.dev, w->usb, strlen(w->usb));
-				classify_common_fields(&h->inc, m);
-				h->scsi_reset = false;
-				h->window = CLASSIFY_CMD_WINDOW;
-				if (h->inc.chain)
-					classify_chain_note(c, rec);
-				return;
-			}
+		h->window = CLASSIFY_CHAIN_WINDOW;
+	}
+	h = classify_open(c, CLASSIFY_ABORT, rec, ref, w, msg, row);
+	classify_chain_join(c, h, rec, true);
+	c->abort_t = rec->t;
+	c->abort_clock = rec->clock;
+	c->abort_line = rec->lineno;
+}
+
+/* A reset: the SCSI handler's, or the USB reset it made (one incident) */
+static void classify_on_reset(struct classify *c, const struct kmsg_record *rec,
+                              uint64_t ref, struct classify_who *w,
+                              const char *msg, const struct kmsgtab_row *row,
+			      const struct kmsgtab_match *m)
+{
+	struct classify_held *h;
+
+	if (w->cls == KMSGTAB_WHO_USB) {
+		h = classify_find(c, rec, classify_scsi_reset_open, NULL);
+		if (h) {
+			/* the USB reset the SCSI handler did */
+			classify_touch(c, h, rec, ref);
+			classify_set(h->inc.usb, w->usb, strlen(w->usb));
+			classify_set(h->inc.dev, w->usb, strlen(w->usb));
+			classify_common_fields(&h->inc, m);
+			h->scsi_reset = false;
+			h->window = CLASSIFY_CMD_WINDOW;
+			if (h->inc.chain)
+				classify_chain_note(c, rec);
+			return;
 		}
-		h = classify_open(c, CLASSIFY_RESET, rec, ref, w, msg, row);
-		classify_common_fields(&h->inc, m);
-		if (w->cls == KMSGTAB_WHO_SCSI) {
-			h->scsi_reset = true;
-			h->window = CLASSIFY_REPEAT_WINDOW;
-		}
-		classify_chain_join(c, h, rec, false);
-		return;
-	case CLASSIFY_OFFLINE:
-		classify_offline(c, rec, ref, w, msg, row);
-		return;
+	}
+	h = classify_open(c, CLASSIFY_RESET, rec, ref, w, msg, row);
+	classify_common_fields(&h->inc, m);
+	if (w->cls == KMSGTAB_WHO_SCSI) {
+		h->scsi_reset = true;
+		h->window = CLASSIFY_REPEAT_WINDOW;
+	}
+	classify_chain_join(c, h, rec, false);
+}
+
+/* An incident of its own (or a repeat of one held), its fields as said */
+static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
+                              uint64_t ref, struct classify_who *w,
+                              const char *msg, const struct kmsgtab_row *row,
+			      const struct kmsgtab_match *m)
+{
+	struct classify_same_arg same = { row->kind, w->dev, NULL };
+	struct classify_held *h;
+
+	switch (row->kind) {
 	case CLASSIFY_RECOVERED:
 		h = classify_open(c, row->kind, rec, ref, w, msg, row);
 		if (classify_chain_join(c, h, rec, false))
@@ -2000,10 +2035,12 @@ static void classify_incident_row(struct classify *c,
 		if (h) {
 			classify_touch(c, h, rec, ref);
 			h->inc.count = h->inc.count > 0 ? h->inc.count + 1 : 2;
-			h->window = CLASSIFY_FLOOD_WINDOW;
-			return;
+		} else {
+			h = classify_open(c, row->kind, rec, ref, w, msg, row);
+			classify_common_fields(&h->inc, m);
 		}
-		break;
+		h->window = CLASSIFY_FLOOD_WINDOW;
+		return;
 	case CLASSIFY_DISCONNECT:
 	case CLASSIFY_RESET_FAILED:
 		h = classify_open(c, row->kind, rec, ref, w, msg, row);
@@ -2015,18 +2052,84 @@ static void classify_incident_row(struct classify *c,
 	case CLASSIFY_OVER_CURRENT:
 	case CLASSIFY_LINK_ERROR:
 	case CLASSIFY_POWER:
+		/* a port's or the bridge's trouble: out at once */
+		h = classify_open(c, row->kind, rec, ref, w, msg, row);
+		classify_common_fields(&h->inc, m);
+		h->window = 0;
+		return;
+	case CLASSIFY_SENSE:
+	case CLASSIFY_TIMEOUT:
+	case CLASSIFY_ABORT:
+	case CLASSIFY_RESET:
+	case CLASSIFY_IO_ERROR:
+	case CLASSIFY_OFFLINE:
+	case CLASSIFY_FS_ERROR:
+	case CLASSIFY_SUPPRESSED:
 	case CLASSIFY_DIP:
 	case CLASSIFY_KIND_COUNT:
 		break;
 	}
+	/* an fs-error that is no lost data */
 	h = classify_open(c, row->kind, rec, ref, w, msg, row);
 	classify_common_fields(&h->inc, m);
-	if (row->kind == CLASSIFY_XHCI_ERROR)
-		h->window = CLASSIFY_FLOOD_WINDOW;
-	if (row->kind == CLASSIFY_OVER_CURRENT || row->kind == CLASSIFY_POWER ||
-	    row->kind == CLASSIFY_LINK_ERROR || row->kind == CLASSIFY_UAS_IGNORED ||
-	    row->kind == CLASSIFY_ENUM_FAILURE)
-		h->window = 0;
+}
+
+static void classify_incident_row(struct classify *c, const struct kmsg_record *rec,
+                                  uint64_t ref, struct classify_who *w,
+                                  const char *msg, const struct kmsgtab_row *row,
+				  const struct kmsgtab_match *m)
+{
+	char part[CLASSIFY_DEV_MAX];
+
+	part[0] = '\0';
+	classify_row_device(c, w, row, m, part);
+	/* a USB status of a device already gone follows its disconnect */
+	if ((row->kind == CLASSIFY_LINK_ERROR || row->kind == CLASSIFY_IO_ERROR) &&
+	    classify_status_gone(m)) {
+		c->st.benign++;
+		return;
+	}
+	switch (row->kind) {
+	case CLASSIFY_SENSE:
+	case CLASSIFY_IO_ERROR:
+		classify_on_failed(c, rec, ref, w, msg, row, m);
+		return;
+	case CLASSIFY_FS_ERROR:
+		if (classify_row_is_lost(row)) {
+			classify_on_lost(c, rec, ref, w, msg, row, m, part);
+			return;
+		}
+		break;
+	case CLASSIFY_SUPPRESSED:
+		classify_on_suppressed(c, rec, ref, w, msg, row, m);
+		return;
+	case CLASSIFY_TIMEOUT:
+		classify_on_timeout(c, rec, ref, w, msg, row);
+		return;
+	case CLASSIFY_ABORT:
+		classify_on_abort(c, rec, ref, w, msg, row);
+		return;
+	case CLASSIFY_RESET:
+		classify_on_reset(c, rec, ref, w, msg, row, m);
+		return;
+	case CLASSIFY_OFFLINE:
+		classify_offline(c, rec, ref, w, msg, row);
+		return;
+	case CLASSIFY_RECOVERED:
+	case CLASSIFY_DISCONNECT:
+	case CLASSIFY_HC_DIED:
+	case CLASSIFY_ENUM_FAILURE:
+	case CLASSIFY_UAS_IGNORED:
+	case CLASSIFY_OVER_CURRENT:
+	case CLASSIFY_XHCI_ERROR:
+	case CLASSIFY_DIP:
+	case CLASSIFY_RESET_FAILED:
+	case CLASSIFY_LINK_ERROR:
+	case CLASSIFY_POWER:
+	case CLASSIFY_KIND_COUNT:
+		break;
+	}
+	classify_on_other(c, rec, ref, w, msg, row, m);
 }
 
 /* --- the device summary --------------------------------------------------- */
