@@ -1433,75 +1433,144 @@ static void classify_lost_block(struct classify_incident *inc,
 }
 
 /* What a part says, into the command's incident. */
+/* "DID_TIME_OUT" from the line, or from 2.6's "return code = 0x08000002" */
+static void classify_fill_result(struct classify_incident *inc,
+				 const struct kmsgtab_match *m)
+{
+	const size_t nhost = sizeof(classify_hostbytes) /
+			     sizeof(classify_hostbytes[0]);
+	const size_t ndriver = sizeof(classify_driverbytes) /
+			       sizeof(classify_driverbytes[0]);
+	long long v;
+
+	if (classify_value(m, KMSGTAB_F_HOSTBYTE, inc->hostbyte,
+			   sizeof(inc->hostbyte)))
+		classify_byte_name(inc->hostbyte, sizeof(inc->hostbyte),
+				   classify_hostbytes, nhost);
+	if (classify_value(m, KMSGTAB_F_DRIVERBYTE, inc->driverbyte,
+			   sizeof(inc->driverbyte)))
+		classify_byte_name(inc->driverbyte, sizeof(inc->driverbyte),
+				   classify_driverbytes, ndriver);
+	/* 2.6: "return code = 0x08000002": driver, host, msg, status */
+	if (classify_num(m, KMSGTAB_F_RESULT, 16, &v) && v >= 0) {
+		snprintf(inc->hostbyte, sizeof(inc->hostbyte), "0x%02llx",
+			 (v >> 16) & 0xff);
+		classify_byte_name(inc->hostbyte, sizeof(inc->hostbyte),
+				   classify_hostbytes, nhost);
+		snprintf(inc->driverbyte, sizeof(inc->driverbyte),
+			 "0x%02llx", (v >> 24) & 0xff);
+		classify_byte_name(inc->driverbyte, sizeof(inc->driverbyte),
+				   classify_driverbytes, ndriver);
+	}
+}
+
+/* The sense key line: the key, raw bytes, ASC/ASCQ if on it too */
+static void classify_fill_key(struct classify_incident *inc,
+			      const struct kmsgtab_match *m)
+{
+	char buf[CLASSIFY_LINE_MAX];
+	long long v, v2;
+
+	if (classify_value(m, KMSGTAB_F_KEY, buf, sizeof(buf)))
+		classify_key(inc, buf);
+	/* 2.4: "sns = 70 2 ..." and friends carry the bytes */
+	if (classify_value(m, KMSGTAB_F_SENSE, buf, sizeof(buf)))
+		classify_sense_hex(inc, buf);
+	if (classify_num(m, KMSGTAB_F_ASC, 16, &v) &&
+	    classify_num(m, KMSGTAB_F_ASCQ, 16, &v2))
+		classify_asc_from_numbers(inc, v, v2);
+	else if (classify_value(m, KMSGTAB_F_ASC_TEXT, buf, sizeof(buf)))
+		classify_asc_from_text(inc, buf);
+}
+
+/* The ASC line: numbers, the kernel's text, or "<<vendor>>ASC=0x.." */
+static void classify_fill_asc(struct classify_incident *inc,
+			      const struct kmsgtab_match *m)
+{
+	char buf[CLASSIFY_LINE_MAX];
+	long long v, v2;
+
+	if (classify_num(m, KMSGTAB_F_ASC, 16, &v)) {
+		if (!classify_num(m, KMSGTAB_F_ASCQ, 16, &v2))
+			v2 = 0;
+		classify_asc_from_numbers(inc, v, v2);
+	} else if (classify_value(m, KMSGTAB_F_ASC_TEXT, buf, sizeof(buf))) {
+		/* "Medium not present" or "ASC=0x11 ASCQ=0x4" */
+		char *a = strstr(buf, "ASC=0x");
+		char *q = strstr(buf, "ASCQ=0x");
+
+		if (a && q)
+			classify_asc_from_numbers(inc, strtoll(a + 6, NULL, 16),
+						  strtoll(q + 7, NULL, 16));
+		else
+			classify_asc_from_text(inc, buf);
+	}
+}
+
+/* The CDB line: the command's name as the kernel gives it, and its bytes */
+static void classify_fill_cdb(struct classify_incident *inc,
+			      const struct kmsgtab_match *m)
+{
+	char buf[CLASSIFY_LINE_MAX];
+	size_t nl, cl, l;
+	const char *nm = kmsgtab_value(m, KMSGTAB_F_OPCODE_NAME, &nl);
+	const char *cb = kmsgtab_value(m, KMSGTAB_F_CDB, &cl);
+
+	/* the name and the bytes, as one text again */
+	if (nm && cb && cb >= nm)
+		classify_copy(buf, sizeof(buf), nm, (size_t)(cb - nm) + cl);
+	else if (cb)
+		classify_copy(buf, sizeof(buf), cb, cl);
+	else
+		buf[0] = '\0';
+	if (nm && cb && cb >= nm && strncmp(nm, "opcode=", 7) &&
+	    strncmp(nm, "cdb[", 4))
+		classify_copy(inc->opcode_name, sizeof(inc->opcode_name), nm,
+			      nl);
+	l = strlen(inc->opcode_name);
+	while (l && inc->opcode_name[l - 1] == ':')
+		inc->opcode_name[--l] = '\0';
+	classify_cdb(inc, buf);
+}
+
+/* The block layer's line: sector, operation, status */
+static void classify_fill_blk(struct classify_incident *inc,
+			      const struct kmsgtab_match *m)
+{
+	char buf[CLASSIFY_LINE_MAX];
+	long long v;
+
+	if (classify_num(m, KMSGTAB_F_SECTOR, 10, &v) && v >= 0)
+		inc->sector = v;
+	classify_value(m, KMSGTAB_F_OP, inc->op, sizeof(inc->op));
+	if (classify_value(m, KMSGTAB_F_BLK_STATUS, buf, sizeof(buf))) {
+		/* the leading %s takes any prefix: keep the words */
+		char *w = strrchr(buf, ':');
+
+		w = w ? w + 1 : buf;
+		while (*w == ' ')
+			w++;
+		classify_set(inc->blk_status, w, strlen(w));
+	}
+}
+
+/* One part of a failed command's report into its incident */
 static void classify_cmd_fill(struct classify *c, struct classify_held *h,
 			      unsigned int part, const struct kmsgtab_match *m)
 {
 	struct classify_incident *inc = &h->inc;
 	char buf[CLASSIFY_LINE_MAX];
-	long long v, v2;
+	long long v;
 
 	switch (part) {
 	case CLASSIFY_P_RESULT:
-		if (classify_value(m, KMSGTAB_F_HOSTBYTE, inc->hostbyte,
-				   sizeof(inc->hostbyte)))
-			classify_byte_name(inc->hostbyte, sizeof(inc->hostbyte),
-					   classify_hostbytes,
-					   sizeof(classify_hostbytes) /
-					   sizeof(classify_hostbytes[0]));
-		if (classify_value(m, KMSGTAB_F_DRIVERBYTE, inc->driverbyte,
-				   sizeof(inc->driverbyte)))
-			classify_byte_name(inc->driverbyte,
-					   sizeof(inc->driverbyte),
-					   classify_driverbytes,
-					   sizeof(classify_driverbytes) /
-					   sizeof(classify_driverbytes[0]));
-		/* 2.6: "return code = 0x08000002": driver, host, msg, status */
-		if (classify_num(m, KMSGTAB_F_RESULT, 16, &v) && v >= 0) {
-			snprintf(inc->hostbyte, sizeof(inc->hostbyte), "0x%02llx",
-				 (v >> 16) & 0xff);
-			classify_byte_name(inc->hostbyte, sizeof(inc->hostbyte),
-					   classify_hostbytes,
-					   sizeof(classify_hostbytes) /
-					   sizeof(classify_hostbytes[0]));
-			snprintf(inc->driverbyte, sizeof(inc->driverbyte),
-				 "0x%02llx", (v >> 24) & 0xff);
-			classify_byte_name(inc->driverbyte,
-					   sizeof(inc->driverbyte),
-					   classify_driverbytes,
-					   sizeof(classify_driverbytes) /
-					   sizeof(classify_driverbytes[0]));
-		}
+		classify_fill_result(inc, m);
 		break;
 	case CLASSIFY_P_KEY:
-		if (classify_value(m, KMSGTAB_F_KEY, buf, sizeof(buf)))
-			classify_key(inc, buf);
-		/* 2.4: "sns = 70 2 ..." and friends carry the bytes */
-		if (classify_value(m, KMSGTAB_F_SENSE, buf, sizeof(buf)))
-			classify_sense_hex(inc, buf);
-		if (classify_num(m, KMSGTAB_F_ASC, 16, &v) &&
-		    classify_num(m, KMSGTAB_F_ASCQ, 16, &v2))
-			classify_asc_from_numbers(inc, v, v2);
-		else if (classify_value(m, KMSGTAB_F_ASC_TEXT, buf, sizeof(buf)))
-			classify_asc_from_text(inc, buf);
+		classify_fill_key(inc, m);
 		break;
 	case CLASSIFY_P_ASC:
-		if (classify_num(m, KMSGTAB_F_ASC, 16, &v)) {
-			if (!classify_num(m, KMSGTAB_F_ASCQ, 16, &v2))
-				v2 = 0;
-			classify_asc_from_numbers(inc, v, v2);
-		} else if (classify_value(m, KMSGTAB_F_ASC_TEXT, buf,
-					  sizeof(buf))) {
-			/* "Medium not present" or "ASC=0x11 ASCQ=0x4" */
-			char *a = strstr(buf, "ASC=0x");
-			char *q = strstr(buf, "ASCQ=0x");
-
-			if (a && q)
-				classify_asc_from_numbers(inc,
-					strtoll(a + 6, NULL, 16),
-					strtoll(q + 7, NULL, 16));
-			else
-				classify_asc_from_text(inc, buf);
-		}
+		classify_fill_asc(inc, m);
 		break;
 	case CLASSIFY_P_INFO:
 		if (classify_num(m, KMSGTAB_F_INFO, 16, &v) && v >= 0)
@@ -1512,45 +1581,10 @@ static void classify_cmd_fill(struct classify *c, struct classify_held *h,
 			classify_sense_hex(inc, buf);
 		break;
 	case CLASSIFY_P_CDB:
-		{
-			/* the name and the bytes, as one text again */
-			size_t nl, cl;
-			const char *nm = kmsgtab_value(m, KMSGTAB_F_OPCODE_NAME,
-						       &nl);
-			const char *cb = kmsgtab_value(m, KMSGTAB_F_CDB, &cl);
-
-			if (nm && cb && cb >= nm)
-				classify_copy(buf, sizeof(buf), nm,
-					      (size_t)(cb - nm) + cl);
-			else if (cb)
-				classify_copy(buf, sizeof(buf), cb, cl);
-			else
-				buf[0] = '\0';
-			if (nm && cb && cb >= nm && strncmp(nm, "opcode=", 7) &&
-			    strncmp(nm, "cdb[", 4))
-				classify_copy(inc->opcode_name,
-					      sizeof(inc->opcode_name), nm, nl);
-			while (strlen(inc->opcode_name) &&
-			       inc->opcode_name[strlen(inc->opcode_name) - 1] ==
-			       ':')
-				inc->opcode_name[strlen(inc->opcode_name) - 1] =
-					'\0';
-			classify_cdb(inc, buf);
-		}
+		classify_fill_cdb(inc, m);
 		break;
 	case CLASSIFY_P_BLK:
-		if (classify_num(m, KMSGTAB_F_SECTOR, 10, &v) && v >= 0)
-			inc->sector = v;
-		classify_value(m, KMSGTAB_F_OP, inc->op, sizeof(inc->op));
-		if (classify_value(m, KMSGTAB_F_BLK_STATUS, buf, sizeof(buf))) {
-			/* the leading %s takes any prefix: keep the words */
-			char *w = strrchr(buf, ':');
-
-			w = w ? w + 1 : buf;
-			while (*w == ' ')
-				w++;
-			classify_set(inc->blk_status, w, strlen(w));
-		}
+		classify_fill_blk(inc, m);
 		break;
 	case CLASSIFY_P_LOST:
 		classify_lost_block(inc, m);
@@ -2208,13 +2242,65 @@ static double classify_speed_mbps(const char *s)
 	return 0;
 }
 
+/* "scsi host0: uas", "scsi host0: usb-storage 1-1:1.0": the driver bound */
+static void classify_device_driver(struct classify *c,
+				   const struct classify_who *w,
+				   const struct kmsgtab_row *row,
+				   const struct kmsgtab_match *m)
+{
+	struct classify_device *d = NULL;
+	char buf[CLASSIFY_TEXT_MAX];
+	long long v;
+
+	if (!classify_num(m, KMSGTAB_F_HOST, 10, &v))
+		v = w->host;
+	if (classify_value(m, KMSGTAB_F_MSG, buf, sizeof(buf)) &&
+	    strchr(buf, '-')) {
+		classify_usb_name(buf);
+		d = classify_dev_usb(c, buf, true);
+	} else if (c->pending_storage >= 0 &&
+		   c->pending_storage < (int)c->ndevs) {
+		d = &c->devs[c->pending_storage];
+	} else if (c->ndevs) {
+		d = &c->devs[c->ndevs - 1];
+	}
+	if (!d)
+		return;
+	d->host = (int)v;
+	if (strstr(row->format, "usb-storage"))
+		snprintf(d->driver, sizeof(d->driver), "usb-storage");
+	else
+		snprintf(d->driver, sizeof(d->driver), "uas");
+	c->pending_storage = -1;
+}
+
+/* "[sdc] Attached SCSI disk", "[sdc] 1953525168 512-byte logical blocks" */
+static void classify_device_disk(struct classify *c,
+				 const struct classify_who *w,
+				 const struct kmsgtab_row *row,
+				 const struct kmsgtab_match *m)
+{
+	struct classify_device *d = classify_dev_host(c, w->host);
+	long long v;
+
+	if (!d || !w->disk[0])
+		return;
+	classify_set(d->disk, w->disk, strlen(w->disk));
+	if (row->role == KMSGTAB_DISK_ATTACHED)
+		return;
+	if (classify_num(m, KMSGTAB_F_BLOCKS, 10, &v))
+		d->blocks = v;
+	if (classify_num(m, KMSGTAB_F_BLOCK_SIZE, 10, &v))
+		d->block_size = (int)v;
+	classify_value(m, KMSGTAB_F_SIZE, d->size, sizeof(d->size));
+}
+
 static void classify_device_row(struct classify *c,
 				const struct classify_who *w,
 				const struct kmsgtab_row *row,
 				const struct kmsgtab_match *m)
 {
 	struct classify_device *d = NULL;
-	char buf[CLASSIFY_TEXT_MAX];
 	long long v;
 
 	switch (row->role) {
@@ -2264,27 +2350,7 @@ static void classify_device_row(struct classify *c,
 		c->pending_storage = (int)(d - c->devs);
 		return;
 	case KMSGTAB_DEV_UAS:
-		/* "scsi host0: uas", "scsi host0: usb-storage 1-1:1.0" */
-		if (!classify_num(m, KMSGTAB_F_HOST, 10, &v))
-			v = w->host;
-		if (classify_value(m, KMSGTAB_F_MSG, buf, sizeof(buf)) &&
-		    strchr(buf, '-')) {
-			classify_usb_name(buf);
-			d = classify_dev_usb(c, buf, true);
-		} else if (c->pending_storage >= 0 &&
-			   c->pending_storage < (int)c->ndevs) {
-			d = &c->devs[c->pending_storage];
-		} else if (c->ndevs) {
-			d = &c->devs[c->ndevs - 1];
-		}
-		if (!d)
-			return;
-		d->host = (int)v;
-		if (strstr(row->format, "usb-storage"))
-			snprintf(d->driver, sizeof(d->driver), "usb-storage");
-		else
-			snprintf(d->driver, sizeof(d->driver), "uas");
-		c->pending_storage = -1;
+		classify_device_driver(c, w, row, m);
 		return;
 	case KMSGTAB_DEV_SCSI:
 		d = classify_dev_host(c, w->host);
@@ -2295,17 +2361,7 @@ static void classify_device_row(struct classify *c,
 		return;
 	case KMSGTAB_DISK_CAPACITY:
 	case KMSGTAB_DISK_ATTACHED:
-		d = classify_dev_host(c, w->host);
-		if (!d || !w->disk[0])
-			return;
-		classify_set(d->disk, w->disk, strlen(w->disk));
-		if (row->role == KMSGTAB_DISK_ATTACHED)
-			return;
-		if (classify_num(m, KMSGTAB_F_BLOCKS, 10, &v))
-			d->blocks = v;
-		if (classify_num(m, KMSGTAB_F_BLOCK_SIZE, 10, &v))
-			d->block_size = (int)v;
-		classify_value(m, KMSGTAB_F_SIZE, d->size, sizeof(d->size));
+		classify_device_disk(c, w, row, m);
 		return;
 	case KMSGTAB_INCIDENT:
 	case KMSGTAB_CMD_RESULT:

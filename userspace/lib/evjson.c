@@ -425,13 +425,11 @@ static void evjson_y_sense(yajl_gen g, const struct classify_incident *inc)
 	evjson_y_str_or_null(g, "asc_text", inc->asc_text);
 }
 
-static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
-			      const struct ev *ev)
+/* Which incident, when, where in the log: the fields of every kind */
+static void evjson_y_incident_where(yajl_gen g,
+				    const struct classify_incident *inc,
+				    const struct ev *ev)
 {
-	unsigned int carries = classify_kind_carries(inc->kind);
-	int opcode = ev ? ev->u.incident.opcode : inc->opcode;
-	long long lba = ev ? ev->u.incident.lba : inc->lba;
-
 	evjson_y_str(g, "kind", classify_kind_name(inc->kind));
 	evjson_y_str_or_null(g, "dev", inc->dev);
 	if (!ev) {
@@ -471,7 +469,16 @@ static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
 	}
 	if (inc->row[0])
 		evjson_y_str(g, "row", inc->row);
-	/* what the kind carries (classify.h's table), in this order */
+}
+
+/* What the kind carries (classify.h's table), in this order */
+static void evjson_y_incident_carried(yajl_gen g,
+				      const struct classify_incident *inc,
+				      const struct ev *ev, int opcode,
+				      long long lba)
+{
+	unsigned int carries = classify_kind_carries(inc->kind);
+
 	if (carries & CLASSIFY_C_SENSE)
 		evjson_y_sense(g, inc);
 	if (carries & CLASSIFY_C_INFO)
@@ -508,35 +515,52 @@ static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
 			     inc->lost_blocks : -1);
 		evjson_y_int(g, "lost_first_block", inc->lost_first);
 	}
-	evjson_y_str(g, "line", inc->line);
-	if (ev) {
-		const struct ev_incident *ei = &ev->u.incident;
-		char summary[512];
-		unsigned int i;
+}
 
-		ev_incident_summary(ev, summary, sizeof(summary));
-		evjson_y_str(g, "summary", summary);
-		evjson_y_key(g, "evidence");
-		yajl_gen_array_open(g);
-		for (i = 0; i < ei->nevidence; i++) {
-			char buf[24], *p = evjson_digits(buf + sizeof(buf),
-							 ei->evidence[i]);
+/* A recording's incident: its summary, evidence, raw sense, command */
+static void evjson_y_incident_recorded(yajl_gen g, const struct ev *ev,
+				       int opcode, long long lba)
+{
+	unsigned int carries = classify_kind_carries(ev->u.incident.inc.kind);
+	const struct ev_incident *ei = &ev->u.incident;
+	char summary[512];
+	unsigned int i;
 
-			yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p));
-		}
-		yajl_gen_array_close(g);
-		if (ei->sense_len)
-			evjson_y_hex(g, "sense_data", ei->sense, ei->sense_len);
-		if (!(carries & (CLASSIFY_C_CMD | CLASSIFY_C_OPCODE))) {
-			evjson_y_int(g, "opcode", opcode);
-			evjson_y_int(g, "lba", lba);
-		}
-		if (carries & CLASSIFY_C_DIP) {
-			evjson_y_real(g, "mbps", ei->dip_mbps);
-			evjson_y_real(g, "median_mbps", ei->dip_median_mbps);
-			evjson_y_real(g, "secs", ei->dip_secs);
-		}
+	ev_incident_summary(ev, summary, sizeof(summary));
+	evjson_y_str(g, "summary", summary);
+	evjson_y_key(g, "evidence");
+	yajl_gen_array_open(g);
+	for (i = 0; i < ei->nevidence; i++) {
+		char buf[24], *p = evjson_digits(buf + sizeof(buf),
+						 ei->evidence[i]);
+
+		yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p));
 	}
+	yajl_gen_array_close(g);
+	if (ei->sense_len)
+		evjson_y_hex(g, "sense_data", ei->sense, ei->sense_len);
+	if (!(carries & (CLASSIFY_C_CMD | CLASSIFY_C_OPCODE))) {
+		evjson_y_int(g, "opcode", opcode);
+		evjson_y_int(g, "lba", lba);
+	}
+	if (carries & CLASSIFY_C_DIP) {
+		evjson_y_real(g, "mbps", ei->dip_mbps);
+		evjson_y_real(g, "median_mbps", ei->dip_median_mbps);
+		evjson_y_real(g, "secs", ei->dip_secs);
+	}
+}
+
+static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
+			      const struct ev *ev)
+{
+	int opcode = ev ? ev->u.incident.opcode : inc->opcode;
+	long long lba = ev ? ev->u.incident.lba : inc->lba;
+
+	evjson_y_incident_where(g, inc, ev);
+	evjson_y_incident_carried(g, inc, ev, opcode, lba);
+	evjson_y_str(g, "line", inc->line);
+	if (ev)
+		evjson_y_incident_recorded(g, ev, opcode, lba);
 }
 
 /* A line's object opened, on an empty buffer */
