@@ -19,6 +19,7 @@
 
 #include "ut.h"
 #include "ut_compat.h"
+#include "ut_tables.h"
 
 /* The TRB as the tracepoint hands it over (xhci.h's xhci_generic_trb). */
 struct ut_trb {
@@ -161,17 +162,10 @@ static void ut_xhci_urb_dequeue(void *data, struct urb *urb)
 	ut_xhci_urb(USBTRAIL_REC_URB_DEQUEUE, urb);
 }
 
+/* UT_TP_XHCI(): each tracepoint of xhci-hcd and ut_<fn>, its probe */
+#define UT_XHCI_PROBE(id, fn, sys, mod, event, src) \
+	{ event, mod, ut_##fn, src },
 const struct ut_probe ut_xhci_probes[] = {
-	{ "xhci_handle_event", "xhci_hcd", ut_xhci_event, USBTRAIL_SRC_XHCI },
-	{ "xhci_handle_command", "xhci_hcd", ut_xhci_command,
-	  USBTRAIL_SRC_XHCI },
-	{ "xhci_handle_port_status", "xhci_hcd", ut_xhci_port,
-	  USBTRAIL_SRC_XHCI },
-	{ "xhci_urb_enqueue", "xhci_hcd", ut_xhci_urb_enqueue,
-	  USBTRAIL_SRC_XHCI },
-	{ "xhci_urb_giveback", "xhci_hcd", ut_xhci_urb_giveback,
-	  USBTRAIL_SRC_XHCI },
-	{ "xhci_urb_dequeue", "xhci_hcd", ut_xhci_urb_dequeue,
-	  USBTRAIL_SRC_XHCI },
+	UT_TP_XHCI(UT_XHCI_PROBE)
 };
 const unsigned int ut_xhci_nprobes = ARRAY_SIZE(ut_xhci_probes);

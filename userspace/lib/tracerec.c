@@ -44,24 +44,15 @@ const struct tracerec_eh_probe tracerec_eh_probes[] = {
 const unsigned int tracerec_eh_nprobes =
 	sizeof(tracerec_eh_probes) / sizeof(tracerec_eh_probes[0]);
 
+/* UT_TRACEPOINTS() (ut_tables.h): the module's, so ours */
+#define TRACEREC_TP(id, fn, sys, mod, event, src)	\
+	{ sys, event, TRACEREC_##id },
 static const struct {
 	const char *system;
 	const char *name;
 	enum tracerec_kind kind;
 } tracerec_tracepoints[] = {
-	{ "xhci-hcd", "xhci_handle_event", TRACEREC_XHCI_EVENT },
-	{ "xhci-hcd", "xhci_handle_command", TRACEREC_XHCI_COMMAND },
-	{ "xhci-hcd", "xhci_handle_port_status", TRACEREC_XHCI_PORT },
-	{ "xhci-hcd", "xhci_urb_enqueue", TRACEREC_URB_ENQUEUE },
-	{ "xhci-hcd", "xhci_urb_giveback", TRACEREC_URB_GIVEBACK },
-	{ "xhci-hcd", "xhci_urb_dequeue", TRACEREC_URB_DEQUEUE },
-	{ "scsi", "scsi_dispatch_cmd_start", TRACEREC_SCSI_START },
-	{ "scsi", "scsi_dispatch_cmd_done", TRACEREC_SCSI_DONE },
-	{ "scsi", "scsi_dispatch_cmd_error", TRACEREC_SCSI_ERROR },
-	{ "scsi", "scsi_dispatch_cmd_timeout", TRACEREC_SCSI_TIMEOUT },
-	{ "scsi", "scsi_eh_wakeup", TRACEREC_SCSI_EH_WAKEUP },
-	{ "block", "block_rq_issue", TRACEREC_BLK_ISSUE },
-	{ "block", "block_rq_complete", TRACEREC_BLK_COMPLETE },
+	UT_TRACEPOINTS(TRACEREC_TP)
 };
 #define TRACEREC_NTRACEPOINTS \
 	(sizeof(tracerec_tracepoints) / sizeof(tracerec_tracepoints[0]))
