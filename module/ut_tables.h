@@ -3,10 +3,11 @@
  * usbtrail: the facts about the kernel that usbtrail.ko and the usbtrail
  * command both act on, each written once, as X-macro tables: the
  * tracepoints the module's probes attach to and the tracefs source
- * enables.
+ * enables, and the error handlers of uas and usb-storage under every name
+ * they have had.
  *
  * Included by the module's probe files (ut_tp.c, ut_xhci.c, ut_scsi.c,
- * ut_blk.c) and by userspace (lib/tracerec.c, src_tracefs.c),
+ * ut_blk.c, ut_eh.c) and by userspace (lib/tracerec.c, src_tracefs.c),
  * which finds it through -I../module as it finds ut_format.h.  It is not
  * the ABI: uapi/linux/usbtrail.h stays the one header of the records and
  * ioctls, and nothing here changes what a record means.  Definitions
@@ -63,5 +64,41 @@
 	  "block_rq_complete", USBTRAIL_SRC_BLOCK)
 
 #define UT_TRACEPOINTS(X)	UT_TP_XHCI(X) UT_TP_SCSI(X) UT_TP_BLK(X)
+
+/*
+ * The error handlers of uas and usb-storage (their SCSI host template's
+ * eh_*_handler): X(module, function, suffix, kind, driver)
+ *   module    the module the function is static in: the module places a
+ *             kretprobe on "module:function", the tracefs source a kprobe
+ *   function  the function, one row for each name it has had; both sides
+ *             try every row and keep those the running kernel has
+ *   suffix    the tracefs kprobe's event, usbtrail_<pid>_<suffix> and
+ *             <suffix>_ret for its return: one per row, as a kprobe on a
+ *             module not loaded yet is defined before the kernel can say
+ *             whether the name is there, so every name gets one
+ *   kind      enum usbtrail_eh_kind
+ *   driver    enum usbtrail_eh_driver
+ * Every handler takes the struct scsi_cmnd * first.
+ *
+ * uas's reset handler is the template's eh_device_reset_handler
+ * uas_eh_device_reset_handler in linux 5.10, 6.1 and 6.12, and its
+ * eh_host_reset_handler uas_eh_host_reset_handler in 7.3 ("USB: uas:
+ * give the error handler the correct name").  Either resets the USB
+ * device (usb_reset_device()): the records call both a device reset.
+ * usb-storage's (scsiglue.c) kept their names in all four.
+ */
+#define UT_EH_HANDLERS(X)						\
+	X("uas", "uas_eh_abort_handler", "uas_abort",			\
+	  USBTRAIL_EH_ABORT, USBTRAIL_DRV_UAS)				\
+	X("uas", "uas_eh_device_reset_handler", "uas_reset",		\
+	  USBTRAIL_EH_DEVICE_RESET, USBTRAIL_DRV_UAS)			\
+	X("uas", "uas_eh_host_reset_handler", "uas_host_reset",		\
+	  USBTRAIL_EH_DEVICE_RESET, USBTRAIL_DRV_UAS)			\
+	X("usb_storage", "command_abort", "bot_abort",			\
+	  USBTRAIL_EH_ABORT, USBTRAIL_DRV_USB_STORAGE)			\
+	X("usb_storage", "device_reset", "bot_reset",			\
+	  USBTRAIL_EH_DEVICE_RESET, USBTRAIL_DRV_USB_STORAGE)		\
+	X("usb_storage", "bus_reset", "bot_bus_reset",			\
+	  USBTRAIL_EH_BUS_RESET, USBTRAIL_DRV_USB_STORAGE)
 
 #endif /* UT_TABLES_H */

@@ -29,17 +29,11 @@
 #define TRACEREC_XFER_CONTROL	0
 #define TRACEREC_XFER_BULK	2
 
+/* UT_EH_HANDLERS() (ut_tables.h): every name of each handler */
+#define TRACEREC_EH_PROBE(mod, fn, suffix, kind, driver)	\
+	{ mod, fn, suffix, kind, driver },
 const struct tracerec_eh_probe tracerec_eh_probes[] = {
-	{ "uas", "uas_eh_abort_handler", "uas_abort",
-	  USBTRAIL_EH_ABORT, USBTRAIL_DRV_UAS },
-	{ "uas", "uas_eh_device_reset_handler", "uas_reset",
-	  USBTRAIL_EH_DEVICE_RESET, USBTRAIL_DRV_UAS },
-	{ "usb_storage", "command_abort", "bot_abort",
-	  USBTRAIL_EH_ABORT, USBTRAIL_DRV_USB_STORAGE },
-	{ "usb_storage", "device_reset", "bot_reset",
-	  USBTRAIL_EH_DEVICE_RESET, USBTRAIL_DRV_USB_STORAGE },
-	{ "usb_storage", "bus_reset", "bot_bus_reset",
-	  USBTRAIL_EH_BUS_RESET, USBTRAIL_DRV_USB_STORAGE },
+	UT_EH_HANDLERS(TRACEREC_EH_PROBE)
 };
 const unsigned int tracerec_eh_nprobes =
 	sizeof(tracerec_eh_probes) / sizeof(tracerec_eh_probes[0]);

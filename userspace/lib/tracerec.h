@@ -52,8 +52,9 @@ enum tracerec_kind {
 };
 
 /*
- * The error-handler probes: the function, the module it lives in, and the
- * suffix of the kprobe event's name ("usbtrail_<pid>_<suffix>", the
+ * The error-handler probes, UT_EH_HANDLERS() of ut_tables.h: the
+ * function (a row for each name it has had), the module it lives in, and
+ * the suffix of the kprobe event's name ("usbtrail_<pid>_<suffix>", the
  * kretprobe's with "_ret" after it).  src_tracefs.c defines them from
  * this table, the parser recognises them by it.
  */
