@@ -3,8 +3,8 @@
  * usbtrail: the facts about the kernel that usbtrail.ko and the usbtrail
  * command both act on, each written once, as X-macro tables: the
  * tracepoints the module's probes attach to and the tracefs source
- * enables, and the error handlers of uas and usb-storage under every name
- * they have had.
+ * enables, the error handlers of uas and usb-storage under every name
+ * they have had, and the xHCI constants both decode TRBs with.
  *
  * Included by the module's probe files (ut_tp.c, ut_xhci.c, ut_scsi.c,
  * ut_blk.c, ut_eh.c) and by userspace (lib/tracerec.c, src_tracefs.c),
@@ -100,5 +100,117 @@
 	  USBTRAIL_EH_DEVICE_RESET, USBTRAIL_DRV_USB_STORAGE)		\
 	X("usb_storage", "bus_reset", "bot_bus_reset",			\
 	  USBTRAIL_EH_BUS_RESET, USBTRAIL_DRV_USB_STORAGE)
+
+/*
+ * xHCI completion codes (xHCI 1.2, section 6.4.5, table 6-90) under the
+ * names of the kernel's COMP_* (drivers/usb/host/xhci.h): X(code, NAME)
+ * makes UT_COMP_<NAME>.  What each code means, and whether it is an
+ * error, is data/xhci-cc.tsv, which the command and the tests read; a
+ * unit test (tests/unit/test_tables.c) fails when the two do not list
+ * the same codes under the same COMP_* names, and tests/host/
+ * 13-tables-vs-kernel.sh checks both against the kernel's source.  (The
+ * TSV is not compiled into the module: the module's tree, as DKMS and
+ * the test bed build it, is module/ and Kbuild, without data/.)
+ */
+#define UT_XHCI_CC(X)							\
+	X(0, INVALID)							\
+	X(1, SUCCESS)							\
+	X(2, DATA_BUFFER_ERROR)						\
+	X(3, BABBLE_DETECTED_ERROR)					\
+	X(4, USB_TRANSACTION_ERROR)					\
+	X(5, TRB_ERROR)							\
+	X(6, STALL_ERROR)						\
+	X(7, RESOURCE_ERROR)						\
+	X(8, BANDWIDTH_ERROR)						\
+	X(9, NO_SLOTS_AVAILABLE_ERROR)					\
+	X(10, INVALID_STREAM_TYPE_ERROR)				\
+	X(11, SLOT_NOT_ENABLED_ERROR)					\
+	X(12, ENDPOINT_NOT_ENABLED_ERROR)				\
+	X(13, SHORT_PACKET)						\
+	X(14, RING_UNDERRUN)						\
+	X(15, RING_OVERRUN)						\
+	X(16, VF_EVENT_RING_FULL_ERROR)					\
+	X(17, PARAMETER_ERROR)						\
+	X(18, BANDWIDTH_OVERRUN_ERROR)					\
+	X(19, CONTEXT_STATE_ERROR)					\
+	X(20, NO_PING_RESPONSE_ERROR)					\
+	X(21, EVENT_RING_FULL_ERROR)					\
+	X(22, INCOMPATIBLE_DEVICE_ERROR)				\
+	X(23, MISSED_SERVICE_ERROR)					\
+	X(24, COMMAND_RING_STOPPED)					\
+	X(25, COMMAND_ABORTED)						\
+	X(26, STOPPED)							\
+	X(27, STOPPED_LENGTH_INVALID)					\
+	X(28, STOPPED_SHORT_PACKET)					\
+	X(29, MAX_EXIT_LATENCY_TOO_LARGE_ERROR)				\
+	X(31, ISOCH_BUFFER_OVERRUN)					\
+	X(32, EVENT_LOST_ERROR)						\
+	X(33, UNDEFINED_ERROR)						\
+	X(34, INVALID_STREAM_ID_ERROR)					\
+	X(35, SECONDARY_BANDWIDTH_ERROR)				\
+	X(36, SPLIT_TRANSACTION_ERROR)
+
+/*
+ * TRB types (xHCI 1.2, section 6.4.6, table 6-91) under the names of the
+ * kernel's TRB_* (xhci.h): X(type, NAME) makes UT_TRB_<NAME>.  Checked
+ * against the kernel's source by tests/host/13-tables-vs-kernel.sh.
+ */
+#define UT_XHCI_TRB_TYPES(X)						\
+	X(1, NORMAL)							\
+	X(2, SETUP)							\
+	X(3, DATA)							\
+	X(4, STATUS)							\
+	X(5, ISOC)							\
+	X(6, LINK)							\
+	X(7, EVENT_DATA)						\
+	X(8, TR_NOOP)							\
+	X(9, ENABLE_SLOT)						\
+	X(10, DISABLE_SLOT)						\
+	X(11, ADDR_DEV)							\
+	X(12, CONFIG_EP)						\
+	X(13, EVAL_CONTEXT)						\
+	X(14, RESET_EP)							\
+	X(15, STOP_RING)						\
+	X(16, SET_DEQ)							\
+	X(17, RESET_DEV)						\
+	X(18, FORCE_EVENT)						\
+	X(19, NEG_BANDWIDTH)						\
+	X(20, SET_LT)							\
+	X(21, GET_BW)							\
+	X(22, FORCE_HEADER)						\
+	X(23, CMD_NOOP)							\
+	X(32, TRANSFER)							\
+	X(33, COMPLETION)						\
+	X(34, PORT_STATUS)						\
+	X(35, BANDWIDTH_EVENT)						\
+	X(36, DOORBELL)							\
+	X(37, HC_EVENT)							\
+	X(38, DEV_NOTE)							\
+	X(39, MFINDEX_WRAP)
+
+#define UT_XHCI_ENUM_COMP(code, name)	UT_COMP_##name = (code),
+enum ut_xhci_comp {
+	UT_XHCI_CC(UT_XHCI_ENUM_COMP)
+};
+#undef UT_XHCI_ENUM_COMP
+
+#define UT_XHCI_ENUM_TRB(type, name)	UT_TRB_##name = (type),
+enum ut_xhci_trb_type {
+	UT_XHCI_TRB_TYPES(UT_XHCI_ENUM_TRB)
+};
+#undef UT_XHCI_ENUM_TRB
+
+/*
+ * The fields of an event TRB's dwords 2 and 3 (xHCI 1.2, 6.4.2), as
+ * xhci.h's GET_COMP_CODE(), EVENT_TRB_LEN(), TRB_FIELD_TO_TYPE(),
+ * TRB_TO_SLOT_ID() and TRB_TO_EP_ID() read them; the endpoint is the
+ * device context index (DCI).  Commands carry slot and DCI in dword 3 at
+ * the same places.
+ */
+#define UT_XHCI_COMP_CODE(f2)	(((f2) >> 24) & 0xff)
+#define UT_XHCI_EVENT_LEN(f2)	((f2) & 0xffffff)
+#define UT_XHCI_TRB_TYPE(f3)	(((f3) >> 10) & 0x3f)
+#define UT_XHCI_SLOT_ID(f3)	(((f3) >> 24) & 0xff)
+#define UT_XHCI_EP_ID(f3)	(((f3) >> 16) & 0x1f)
 
 #endif /* UT_TABLES_H */

@@ -6,9 +6,10 @@
 # xhci_trb_comp_code_string() prints it, and its COMP_* define) and
 # data/unusual-uas.tsv (every UNUSUAL_DEV entry of unusual_uas.h and every
 # IGNORE_UAS entry of unusual_devs.h, with their flags, no more, no less),
-# and module/ut_tables.h's error handlers (every eh_*_handler of uas's and
-# usb-storage's host templates in each tree is a row, and every row is the
-# handler of some tree).
+# and module/ut_tables.h: its completion codes and TRB types (each row the
+# value of the kernel's COMP_* or TRB_* define of that name), its error
+# handlers (every eh_*_handler of uas's and usb-storage's host templates
+# in each tree is a row, and every row is the handler of some tree).
 # Sources: the trees under $USBTRAIL_KSRC (default /var/cache/usbtrail/src,
 # linux-5.10 ... linux-7.3) when there, else the few files taken out of
 # Debian's linux-source-6.1 tarball, which tools/deps.sh installs.
@@ -80,6 +81,8 @@ def xmacro(name):
 
 cc = list(rows(os.path.join(data, "xhci-cc.tsv")))
 eh_rows = set((r[0], r[1]) for r in xmacro("UT_EH_HANDLERS"))
+hdr_defs = [(int(r[0]), "COMP_" + r[1]) for r in xmacro("UT_XHCI_CC")] + \
+    [(int(r[0]), "TRB_" + r[1]) for r in xmacro("UT_XHCI_TRB_TYPES")]
 eh_seen = set()
 uas = list(rows(os.path.join(data, "unusual-uas.tsv")))
 entry = re.compile(
@@ -98,6 +101,13 @@ for tree in trees:
     if not m:
         complain("%s: no xhci_trb_comp_code_string()" % name)
         continue
+    kdefs = dict((k, int(v)) for k, v in
+                 re.findall(r"#define\s+((?:COMP|TRB)_\w+)\s+(\d+)\s*$",
+                            nocomments(xhci), re.M))
+    for value, define in hdr_defs:
+        if kdefs.get(define) != value:
+            complain("%s: ut_tables.h has %s %d, xhci.h %s" %
+                     (name, define, value, kdefs.get(define)))
     names = dict(re.findall(r'case (COMP_\w+):\s*return "([^"]*)";',
                             m.group(1)))
     seen = set()
@@ -152,8 +162,9 @@ for tree in trees:
             if (mod, fn) not in eh_rows:
                 complain("%s: %s's %s %s is not in UT_EH_HANDLERS()" %
                          (name, src, slot, fn))
-    print("%s: %d codes, %d quirk entries, %d error handlers checked" %
-          (name, len(cc), len(want), neh))
+    print("%s: %d codes, %d quirk entries, %d ut_tables.h constants, "
+          "%d error handlers checked" % (name, len(cc), len(want),
+                                         len(hdr_defs), neh))
 for mod, fn in sorted(eh_rows - eh_seen):
     complain("UT_EH_HANDLERS() row %s:%s is the handler of none of %s" %
              (mod, fn, " ".join(os.path.basename(t) for t in trees)))
