@@ -53,7 +53,10 @@
 #define SRC_TRACEFS_BUFFER_MIN_KB	2048
 #define SRC_TRACEFS_BUFFER_MAX_KB	8192
 #define SRC_TRACEFS_RESCAN_NS	1000000000ULL
-#define SRC_TRACEFS_PROBES_MAX	16	/* entry and return, per handler */
+#define SRC_TRACEFS_PROBES_MAX	16	/* entry and return, per handler name */
+#define SRC_TRACEFS_EH_PROBES(mod, fn, suffix, kind, driver)	+ 2
+_Static_assert(0 UT_EH_HANDLERS(SRC_TRACEFS_EH_PROBES) <=
+	       SRC_TRACEFS_PROBES_MAX, "a probe slot for each UT_EH_HANDLERS()");
 
 /*
  * The tracepoints of usbtrail.ko's probes, UT_TRACEPOINTS() of
