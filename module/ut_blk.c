@@ -19,6 +19,7 @@
 #include <scsi/scsi_host.h>
 
 #include "ut.h"
+#include "ut_tables.h"
 
 /* sd's majors (drivers/scsi/sd.h keeps SCSI_DISK_MAJOR() private) */
 static bool ut_blk_sd_major(unsigned int major)
@@ -81,8 +82,10 @@ static void ut_blk_complete(void *data, struct request *rq, blk_status_t error,
 	ut_emit(&rec);
 }
 
+/* UT_TP_BLK(): each tracepoint of the block layer and ut_<fn>, its probe */
+#define UT_BLK_PROBE(id, fn, sys, mod, event, src) \
+	{ event, mod, ut_##fn, src },
 const struct ut_probe ut_blk_probes[] = {
-	{ "block_rq_issue", NULL, ut_blk_issue, USBTRAIL_SRC_BLOCK },
-	{ "block_rq_complete", NULL, ut_blk_complete, USBTRAIL_SRC_BLOCK },
+	UT_TP_BLK(UT_BLK_PROBE)
 };
 const unsigned int ut_blk_nprobes = ARRAY_SIZE(ut_blk_probes);

@@ -10,7 +10,9 @@
  * its verdict (SUCCESS or FAILED).  The functions are static inside their
  * modules, so the probes are placed by "module:symbol" when the module is
  * live and removed when it goes; a module notifier follows it coming and
- * going while usbtrail.ko is loaded.
+ * going while usbtrail.ko is loaded.  The handlers are UT_EH_HANDLERS() of
+ * ut_tables.h, every name each has had: a probe goes on each name the
+ * running kernel has.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +26,7 @@
 #include <scsi/scsi_device.h>
 
 #include "ut.h"
+#include "ut_tables.h"
 
 struct ut_eh_probe {
 	const char *module;
@@ -32,6 +35,7 @@ struct ut_eh_probe {
 	u8 driver;
 	struct kretprobe krp;
 	bool registered;
+	int error;		/* of the last register_kretprobe() */
 };
 
 /* what the entry handler saves for the return handler */
@@ -53,17 +57,10 @@ static int ut_eh_return(struct kretprobe_instance *ri, struct pt_regs *regs);
 	},								\
 }
 
+#define UT_EH_PROBE(mod, fn, suffix, kind, driver) \
+	UT_EH(mod, fn, kind, driver),
 static struct ut_eh_probe ut_eh_probes[] = {
-	UT_EH("uas", "uas_eh_abort_handler", USBTRAIL_EH_ABORT,
-	      USBTRAIL_DRV_UAS),
-	UT_EH("uas", "uas_eh_device_reset_handler", USBTRAIL_EH_DEVICE_RESET,
-	      USBTRAIL_DRV_UAS),
-	UT_EH("usb_storage", "command_abort", USBTRAIL_EH_ABORT,
-	      USBTRAIL_DRV_USB_STORAGE),
-	UT_EH("usb_storage", "device_reset", USBTRAIL_EH_DEVICE_RESET,
-	      USBTRAIL_DRV_USB_STORAGE),
-	UT_EH("usb_storage", "bus_reset", USBTRAIL_EH_BUS_RESET,
-	      USBTRAIL_DRV_USB_STORAGE),
+	UT_EH_HANDLERS(UT_EH_PROBE)
 };
 
 /* protects .registered; taken inside the module notifier chain's lock */
@@ -116,12 +113,30 @@ static int ut_eh_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* Place the probes of module `mod` (NULL: of every module loaded). */
+/* Another name of p's handler is probed: the kernel has that name. */
+static bool ut_eh_other_name(const struct ut_eh_probe *p)
+{
+	const struct ut_eh_probe *q;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
+		q = &ut_eh_probes[i];
+		if (q != p && q->registered && q->driver == p->driver &&
+		    q->kind == p->kind)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Place the probes of module `mod` (NULL: of every module loaded), on
+ * every name of each handler; a handler none of whose names the module
+ * has is worth a warning.
+ */
 static void ut_eh_register(const char *mod)
 {
 	struct ut_eh_probe *p;
 	unsigned int i;
-	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
 		p = &ut_eh_probes[i];
@@ -129,11 +144,16 @@ static void ut_eh_register(const char *mod)
 			continue;
 		memset(&p->krp.kp, 0, sizeof(p->krp.kp));
 		p->krp.kp.symbol_name = p->symbol;
-		ret = register_kretprobe(&p->krp);
-		if (ret == 0)
-			p->registered = true;
-		else if (mod)	/* absent modules fail quietly at load */
-			pr_warn("cannot probe %s: %d\n", p->symbol, ret);
+		p->error = register_kretprobe(&p->krp);
+		p->registered = !p->error;
+	}
+	if (!mod)	/* absent modules fail quietly at load */
+		return;
+	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
+		p = &ut_eh_probes[i];
+		if (!p->registered && !strcmp(mod, p->module) &&
+		    !ut_eh_other_name(p))
+			pr_warn("cannot probe %s: %d\n", p->symbol, p->error);
 	}
 }
 

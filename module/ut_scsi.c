@@ -21,6 +21,7 @@
 
 #include "ut.h"
 #include "ut_sense.h"
+#include "ut_tables.h"
 
 #define UT_SAM_STAT_CHECK_CONDITION	0x02
 
@@ -166,15 +167,10 @@ static void ut_scsi_eh_wakeup(void *data, struct Scsi_Host *shost)
 	ut_emit(&rec);
 }
 
+/* UT_TP_SCSI(): each tracepoint of scsi_mod and ut_<fn>, its probe */
+#define UT_SCSI_PROBE(id, fn, sys, mod, event, src) \
+	{ event, mod, ut_##fn, src },
 const struct ut_probe ut_scsi_probes[] = {
-	{ "scsi_dispatch_cmd_start", "scsi_mod", ut_scsi_start,
-	  USBTRAIL_SRC_SCSI },
-	{ "scsi_dispatch_cmd_done", "scsi_mod", ut_scsi_done,
-	  USBTRAIL_SRC_SCSI },
-	{ "scsi_dispatch_cmd_error", "scsi_mod", ut_scsi_error,
-	  USBTRAIL_SRC_SCSI },
-	{ "scsi_dispatch_cmd_timeout", "scsi_mod", ut_scsi_timeout,
-	  USBTRAIL_SRC_SCSI },
-	{ "scsi_eh_wakeup", "scsi_mod", ut_scsi_eh_wakeup, USBTRAIL_SRC_SCSI },
+	UT_TP_SCSI(UT_SCSI_PROBE)
 };
 const unsigned int ut_scsi_nprobes = ARRAY_SIZE(ut_scsi_probes);

@@ -19,13 +19,20 @@
 #include <linux/tracepoint.h>
 
 #include "ut.h"
+#include "ut_tables.h"
 
 struct ut_tp_slot {
 	const struct ut_probe *probe;
 	struct tracepoint *tp;		/* non-NULL while attached */
 };
 
-#define UT_TP_MAX	24
+/* a slot for each tracepoint of UT_TRACEPOINTS() */
+#define UT_TP_SLOT(id, fn, sys, mod, event, src)	UT_TP_SLOT_##id,
+enum {
+	UT_TRACEPOINTS(UT_TP_SLOT)
+	UT_TP_MAX
+};
+
 static struct ut_tp_slot ut_tp_slots[UT_TP_MAX];
 static unsigned int ut_tp_nslots;
 /* protects ut_tp_slots[].tp; taken inside tracepoint_module_list_mutex */

@@ -19,18 +19,12 @@
 
 #include "ut.h"
 #include "ut_compat.h"
+#include "ut_tables.h"
 
 /* The TRB as the tracepoint hands it over (xhci.h's xhci_generic_trb). */
 struct ut_trb {
 	__le32 field[4];
 };
-
-/* xHCI 1.2, 6.4.6: TRB types; 6.4.5: completion codes */
-#define UT_TRB_TYPE(f3)		(((f3) >> 10) & 0x3f)
-#define UT_TRB_TRANSFER		32
-#define UT_TRB_COMPLETION	33
-#define UT_CC_SUCCESS		1
-#define UT_CC_SHORT_PACKET	13
 
 /* slot x DCI pairs that carried bulk/control URBs: their events matter */
 static DECLARE_BITMAP(ut_xhci_watched, 256 * 32);
@@ -49,8 +43,8 @@ static void ut_xhci_event(void *data, void *ring, struct ut_trb *trb)
 {
 	struct usbtrail_record rec = { .type = USBTRAIL_REC_XHCI_TRANSFER };
 	u32 f2 = le32_to_cpu(trb->field[2]), f3 = le32_to_cpu(trb->field[3]);
-	u8 type = UT_TRB_TYPE(f3), cc = f2 >> 24, slot = f3 >> 24;
-	u8 dci = (f3 >> 16) & 0x1f;
+	u8 type = UT_XHCI_TRB_TYPE(f3), cc = UT_XHCI_COMP_CODE(f2);
+	u8 slot = UT_XHCI_SLOT_ID(f3), dci = UT_XHCI_EP_ID(f3);
 	int i;
 
 	if (type == UT_TRB_COMPLETION) {
@@ -59,7 +53,7 @@ static void ut_xhci_event(void *data, void *ring, struct ut_trb *trb)
 	}
 	if (type != UT_TRB_TRANSFER)
 		return;		/* port events: xhci_handle_port_status */
-	if (cc == UT_CC_SUCCESS || cc == UT_CC_SHORT_PACKET) {
+	if (cc == UT_COMP_SUCCESS || cc == UT_COMP_SHORT_PACKET) {
 		if (!test_bit(slot * 32 + dci, ut_xhci_watched))
 			return;
 	} else {
@@ -71,7 +65,7 @@ static void ut_xhci_event(void *data, void *ring, struct ut_trb *trb)
 	rec.u.xhci.ep = dci;
 	rec.u.xhci.cc = cc;
 	rec.u.xhci.trb_type = type;
-	rec.u.xhci.length = f2 & 0xffffff;
+	rec.u.xhci.length = UT_XHCI_EVENT_LEN(f2);
 	rec.u.xhci.epaddr = 0xff;
 	ut_stats_xhci_cc(slot, dci, cc, &rec.u.xhci.busnum,
 			 &rec.u.xhci.devnum, &rec.u.xhci.epaddr);
@@ -86,12 +80,12 @@ static void ut_xhci_command(void *data, void *ring, struct ut_trb *trb)
 
 	for (i = 0; i < 4; i++)
 		rec.u.xhci.trb[i] = le32_to_cpu(trb->field[i]);
-	rec.u.xhci.slot = f3 >> 24;
-	rec.u.xhci.ep = (f3 >> 16) & 0x1f;
-	rec.u.xhci.trb_type = UT_TRB_TYPE(f3);
+	rec.u.xhci.slot = UT_XHCI_SLOT_ID(f3);
+	rec.u.xhci.ep = UT_XHCI_EP_ID(f3);
+	rec.u.xhci.trb_type = UT_XHCI_TRB_TYPE(f3);
 	rec.u.xhci.cc = this_cpu_read(ut_xhci_cmd_cc);
 	rec.u.xhci.epaddr = 0xff;
-	if (rec.u.xhci.cc != UT_CC_SUCCESS)
+	if (rec.u.xhci.cc != UT_COMP_SUCCESS)
 		rec.flags = USBTRAIL_F_ERROR;
 	ut_emit(&rec);
 }
@@ -161,17 +155,10 @@ static void ut_xhci_urb_dequeue(void *data, struct urb *urb)
 	ut_xhci_urb(USBTRAIL_REC_URB_DEQUEUE, urb);
 }
 
+/* UT_TP_XHCI(): each tracepoint of xhci-hcd and ut_<fn>, its probe */
+#define UT_XHCI_PROBE(id, fn, sys, mod, event, src) \
+	{ event, mod, ut_##fn, src },
 const struct ut_probe ut_xhci_probes[] = {
-	{ "xhci_handle_event", "xhci_hcd", ut_xhci_event, USBTRAIL_SRC_XHCI },
-	{ "xhci_handle_command", "xhci_hcd", ut_xhci_command,
-	  USBTRAIL_SRC_XHCI },
-	{ "xhci_handle_port_status", "xhci_hcd", ut_xhci_port,
-	  USBTRAIL_SRC_XHCI },
-	{ "xhci_urb_enqueue", "xhci_hcd", ut_xhci_urb_enqueue,
-	  USBTRAIL_SRC_XHCI },
-	{ "xhci_urb_giveback", "xhci_hcd", ut_xhci_urb_giveback,
-	  USBTRAIL_SRC_XHCI },
-	{ "xhci_urb_dequeue", "xhci_hcd", ut_xhci_urb_dequeue,
-	  USBTRAIL_SRC_XHCI },
+	UT_TP_XHCI(UT_XHCI_PROBE)
 };
 const unsigned int ut_xhci_nprobes = ARRAY_SIZE(ut_xhci_probes);

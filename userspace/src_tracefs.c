@@ -39,6 +39,7 @@
 #include "btf.h"
 #include "record.h"
 #include "tracerec.h"
+#include "ut_tables.h"
 
 #define SRC_TRACEFS_PAGES	256	/* sub-buffers per CPU and read() */
 /*
@@ -52,23 +53,18 @@
 #define SRC_TRACEFS_BUFFER_MIN_KB	2048
 #define SRC_TRACEFS_BUFFER_MAX_KB	8192
 #define SRC_TRACEFS_RESCAN_NS	1000000000ULL
-#define SRC_TRACEFS_PROBES_MAX	16	/* entry and return, per handler */
+#define SRC_TRACEFS_PROBES_MAX	16	/* entry and return, per handler name */
+#define SRC_TRACEFS_EH_PROBES(mod, fn, suffix, kind, driver)	+ 2
+_Static_assert(0 UT_EH_HANDLERS(SRC_TRACEFS_EH_PROBES) <=
+	       SRC_TRACEFS_PROBES_MAX, "a probe slot for each UT_EH_HANDLERS()");
 
-/* the tracepoints of usbtrail.ko's probes (ut_xhci.c, ut_scsi.c, ut_blk.c) */
+/*
+ * The tracepoints of usbtrail.ko's probes, UT_TRACEPOINTS() of
+ * ut_tables.h: { system, event }.
+ */
+#define SRC_TRACEFS_EVENT(id, fn, sys, mod, event, src)	{ sys, event },
 static const char *const src_tracefs_events[][2] = {
-	{ "xhci-hcd", "xhci_handle_event" },
-	{ "xhci-hcd", "xhci_handle_command" },
-	{ "xhci-hcd", "xhci_handle_port_status" },
-	{ "xhci-hcd", "xhci_urb_enqueue" },
-	{ "xhci-hcd", "xhci_urb_giveback" },
-	{ "xhci-hcd", "xhci_urb_dequeue" },
-	{ "scsi", "scsi_dispatch_cmd_start" },
-	{ "scsi", "scsi_dispatch_cmd_done" },
-	{ "scsi", "scsi_dispatch_cmd_error" },
-	{ "scsi", "scsi_dispatch_cmd_timeout" },
-	{ "scsi", "scsi_eh_wakeup" },
-	{ "block", "block_rq_issue" },
-	{ "block", "block_rq_complete" },
+	UT_TRACEPOINTS(SRC_TRACEFS_EVENT)
 };
 #define SRC_TRACEFS_NEVENTS \
 	(sizeof(src_tracefs_events) / sizeof(src_tracefs_events[0]))

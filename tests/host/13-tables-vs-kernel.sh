@@ -5,7 +5,11 @@
 # source: data/xhci-cc.tsv (every code's name as
 # xhci_trb_comp_code_string() prints it, and its COMP_* define) and
 # data/unusual-uas.tsv (every UNUSUAL_DEV entry of unusual_uas.h and every
-# IGNORE_UAS entry of unusual_devs.h, with their flags, no more, no less).
+# IGNORE_UAS entry of unusual_devs.h, with their flags, no more, no less),
+# and module/ut_tables.h: its completion codes and TRB types (each row the
+# value of the kernel's COMP_* or TRB_* define of that name), its error
+# handlers (every eh_*_handler of uas's and usb-storage's host templates
+# in each tree is a row, and every row is the handler of some tree).
 # Sources: the trees under $USBTRAIL_KSRC (default /var/cache/usbtrail/src,
 # linux-5.10 ... linux-7.3) when there, else the few files taken out of
 # Debian's linux-source-6.1 tarball, which tools/deps.sh installs.
@@ -13,7 +17,8 @@
 
 ksrc=${USBTRAIL_KSRC:-/var/cache/usbtrail/src}
 files="drivers/usb/host/xhci.h drivers/usb/storage/unusual_uas.h
-	drivers/usb/storage/unusual_devs.h"
+	drivers/usb/storage/unusual_devs.h drivers/usb/storage/uas.c
+	drivers/usb/storage/scsiglue.c"
 trees=
 for d in "$ksrc"/linux-*/; do
 	[ -f "$d/drivers/usb/host/xhci.h" ] && trees="$trees ${d%/}"
@@ -31,10 +36,10 @@ if [ -z "$trees" ]; then
 fi
 
 # shellcheck disable=SC2086
-python3 - "$top/data" $trees >"$out/check.txt" <<'PY' ||
+python3 - "$top/data" "$top/module/ut_tables.h" $trees >"$out/check.txt" <<'PY' ||
 import os, re, sys
 
-data, trees = sys.argv[1], sys.argv[2:]
+data, tables, trees = sys.argv[1], sys.argv[2], sys.argv[3:]
 
 
 def rows(path):
@@ -62,7 +67,23 @@ def complain(msg):
     print("FAIL: " + msg)
 
 
+def xmacro(name):
+    """The rows of X-macro list `name` of ut_tables.h, as argument strings"""
+    text = nocomments(open(tables, encoding="utf-8").read())
+    m = re.search(r"#define\s+%s\(X\)((?:.*\\\n)*.*)" % name, text)
+    if not m:
+        complain("ut_tables.h: no %s()" % name)
+        return []
+    body = m.group(1).replace("\\\n", " ")
+    return [[a.strip().strip('"') for a in r.split(",")]
+            for r in re.findall(r"X\(([^)]*)\)", body)]
+
+
 cc = list(rows(os.path.join(data, "xhci-cc.tsv")))
+eh_rows = set((r[0], r[1]) for r in xmacro("UT_EH_HANDLERS"))
+hdr_defs = [(int(r[0]), "COMP_" + r[1]) for r in xmacro("UT_XHCI_CC")] + \
+    [(int(r[0]), "TRB_" + r[1]) for r in xmacro("UT_XHCI_TRB_TYPES")]
+eh_seen = set()
 uas = list(rows(os.path.join(data, "unusual-uas.tsv")))
 entry = re.compile(
     r'UNUSUAL_DEV\(\s*0x([0-9a-fA-F]{4}),\s*0x([0-9a-fA-F]{4}),\s*'
@@ -80,6 +101,13 @@ for tree in trees:
     if not m:
         complain("%s: no xhci_trb_comp_code_string()" % name)
         continue
+    kdefs = dict((k, int(v)) for k, v in
+                 re.findall(r"#define\s+((?:COMP|TRB)_\w+)\s+(\d+)\s*$",
+                            nocomments(xhci), re.M))
+    for value, define in hdr_defs:
+        if kdefs.get(define) != value:
+            complain("%s: ut_tables.h has %s %d, xhci.h %s" %
+                     (name, define, value, kdefs.get(define)))
     names = dict(re.findall(r'case (COMP_\w+):\s*return "([^"]*)";',
                             m.group(1)))
     seen = set()
@@ -123,8 +151,23 @@ for tree in trees:
         complain("%s: unusual-uas.tsv row %s:%s %s-%s %s (%s) is not in "
                  "the kernel's %s" % (name, e[0], e[1], e[2], e[3], e[6],
                                       e[4], e[7]))
-    print("%s: %d codes, %d quirk entries checked" % (name, len(cc),
-                                                       len(want)))
+
+    neh = 0
+    for src, mod in (("uas.c", "uas"), ("scsiglue.c", "usb_storage")):
+        text = nocomments(open(os.path.join(tree, "drivers/usb/storage",
+                                            src), encoding="utf-8").read())
+        for slot, fn in re.findall(r"\.(eh_\w+_handler)\s*=\s*(\w+)", text):
+            neh += 1
+            eh_seen.add((mod, fn))
+            if (mod, fn) not in eh_rows:
+                complain("%s: %s's %s %s is not in UT_EH_HANDLERS()" %
+                         (name, src, slot, fn))
+    print("%s: %d codes, %d quirk entries, %d ut_tables.h constants, "
+          "%d error handlers checked" % (name, len(cc), len(want),
+                                         len(hdr_defs), neh))
+for mod, fn in sorted(eh_rows - eh_seen):
+    complain("UT_EH_HANDLERS() row %s:%s is the handler of none of %s" %
+             (mod, fn, " ".join(os.path.basename(t) for t in trees)))
 sys.exit(1 if bad else 0)
 PY
 	{ cat "$out/check.txt"; fail "the tables differ from the kernel"; }

@@ -458,10 +458,18 @@ static void test_tracerec_decisions(void **state)
 			 0);
 	assert_false(ret);
 	assert_int_equal(tracerec_eh_probe_of("usbtrail_9_bot_bus_reset_ret",
-					      &ret), 4);
+					      &ret), 5);
 	assert_true(ret);
 	assert_int_equal(tracerec_eh_probe_of("uas_reset_ret", &ret), 1);
 	assert_true(ret);
+	/* 7.3's name of the reset handler: a probe of its own */
+	assert_int_equal(tracerec_eh_probe_of("usbtrail_7_uas_host_reset",
+					      &ret), 2);
+	assert_false(ret);
+	assert_string_equal(tracerec_eh_probes[2].function,
+			    "uas_eh_host_reset_handler");
+	assert_int_equal(tracerec_eh_probes[2].kind,
+			 tracerec_eh_probes[1].kind);
 	assert_int_equal(tracerec_eh_probe_of("usbtrail_1_uas_abortx", &ret),
 			 -1);
 	assert_int_equal(tracerec_eh_probe_of("uas_abort_re", &ret), -1);

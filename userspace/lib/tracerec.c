@@ -18,50 +18,28 @@
 
 #include "tracerec.h"
 
-/* xHCI 1.2, 6.4.6: TRB types; 6.4.5: completion codes (as ut_xhci.c) */
-#define TRACEREC_TRB_TYPE(f3)		(((f3) >> 10) & 0x3f)
-#define TRACEREC_TRB_TRANSFER		32
-#define TRACEREC_TRB_COMPLETION		33
-#define TRACEREC_CC_SUCCESS		1
-#define TRACEREC_CC_SHORT_PACKET	13
-
 /* include/uapi/linux/usb/ch9.h */
 #define TRACEREC_XFER_CONTROL	0
 #define TRACEREC_XFER_BULK	2
 
+/* UT_EH_HANDLERS() (ut_tables.h): every name of each handler */
+#define TRACEREC_EH_PROBE(mod, fn, suffix, kind, driver)	\
+	{ mod, fn, suffix, kind, driver },
 const struct tracerec_eh_probe tracerec_eh_probes[] = {
-	{ "uas", "uas_eh_abort_handler", "uas_abort",
-	  USBTRAIL_EH_ABORT, USBTRAIL_DRV_UAS },
-	{ "uas", "uas_eh_device_reset_handler", "uas_reset",
-	  USBTRAIL_EH_DEVICE_RESET, USBTRAIL_DRV_UAS },
-	{ "usb_storage", "command_abort", "bot_abort",
-	  USBTRAIL_EH_ABORT, USBTRAIL_DRV_USB_STORAGE },
-	{ "usb_storage", "device_reset", "bot_reset",
-	  USBTRAIL_EH_DEVICE_RESET, USBTRAIL_DRV_USB_STORAGE },
-	{ "usb_storage", "bus_reset", "bot_bus_reset",
-	  USBTRAIL_EH_BUS_RESET, USBTRAIL_DRV_USB_STORAGE },
+	UT_EH_HANDLERS(TRACEREC_EH_PROBE)
 };
 const unsigned int tracerec_eh_nprobes =
 	sizeof(tracerec_eh_probes) / sizeof(tracerec_eh_probes[0]);
 
+/* UT_TRACEPOINTS() (ut_tables.h): the module's, so ours */
+#define TRACEREC_TP(id, fn, sys, mod, event, src)	\
+	{ sys, event, TRACEREC_##id },
 static const struct {
 	const char *system;
 	const char *name;
 	enum tracerec_kind kind;
 } tracerec_tracepoints[] = {
-	{ "xhci-hcd", "xhci_handle_event", TRACEREC_XHCI_EVENT },
-	{ "xhci-hcd", "xhci_handle_command", TRACEREC_XHCI_COMMAND },
-	{ "xhci-hcd", "xhci_handle_port_status", TRACEREC_XHCI_PORT },
-	{ "xhci-hcd", "xhci_urb_enqueue", TRACEREC_URB_ENQUEUE },
-	{ "xhci-hcd", "xhci_urb_giveback", TRACEREC_URB_GIVEBACK },
-	{ "xhci-hcd", "xhci_urb_dequeue", TRACEREC_URB_DEQUEUE },
-	{ "scsi", "scsi_dispatch_cmd_start", TRACEREC_SCSI_START },
-	{ "scsi", "scsi_dispatch_cmd_done", TRACEREC_SCSI_DONE },
-	{ "scsi", "scsi_dispatch_cmd_error", TRACEREC_SCSI_ERROR },
-	{ "scsi", "scsi_dispatch_cmd_timeout", TRACEREC_SCSI_TIMEOUT },
-	{ "scsi", "scsi_eh_wakeup", TRACEREC_SCSI_EH_WAKEUP },
-	{ "block", "block_rq_issue", TRACEREC_BLK_ISSUE },
-	{ "block", "block_rq_complete", TRACEREC_BLK_COMPLETE },
+	UT_TRACEPOINTS(TRACEREC_TP)
 };
 #define TRACEREC_NTRACEPOINTS \
 	(sizeof(tracerec_tracepoints) / sizeof(tracerec_tracepoints[0]))
@@ -366,18 +344,18 @@ static int tracerec_xhci_event(struct tracerec_state *st,
 
 	if (tracerec_trb(e, trb))
 		return -EINVAL;
-	type = TRACEREC_TRB_TYPE(trb[3]);
-	cc = trb[2] >> 24;
-	slot = trb[3] >> 24;
-	dci = (trb[3] >> 16) & 0x1f;
-	if (type == TRACEREC_TRB_COMPLETION) {
+	type = UT_XHCI_TRB_TYPE(trb[3]);
+	cc = UT_XHCI_COMP_CODE(trb[2]);
+	slot = UT_XHCI_SLOT_ID(trb[3]);
+	dci = UT_XHCI_EP_ID(trb[3]);
+	if (type == UT_TRB_COMPLETION) {
 		/* xhci_handle_command follows on this CPU: hand the code on */
 		st->cmd_cc[cpu % TRACEREC_CPUS_MAX] = cc;
 		return 0;
 	}
-	if (type != TRACEREC_TRB_TRANSFER)
+	if (type != UT_TRB_TRANSFER)
 		return 0;	/* port events: xhci_handle_port_status */
-	if (cc == TRACEREC_CC_SUCCESS || cc == TRACEREC_CC_SHORT_PACKET) {
+	if (cc == UT_COMP_SUCCESS || cc == UT_COMP_SHORT_PACKET) {
 		if (!(st->slots[slot].watched & (1u << dci))) {
 			st->filtered++;
 			return 0;
@@ -391,7 +369,7 @@ static int tracerec_xhci_event(struct tracerec_state *st,
 	x->ep = dci;
 	x->cc = cc;
 	x->trb_type = type;
-	x->length = trb[2] & 0xffffff;
+	x->length = UT_XHCI_EVENT_LEN(trb[2]);
 	x->busnum = st->slots[slot].busnum;
 	x->devnum = st->slots[slot].devnum;
 	x->epaddr = st->slots[slot].epaddr[dci];
@@ -409,12 +387,12 @@ static int tracerec_xhci_command(struct tracerec_state *st,
 		return -EINVAL;
 	rec->type = USBTRAIL_REC_XHCI_COMMAND;
 	memcpy(x->trb, trb, sizeof(x->trb));
-	x->slot = trb[3] >> 24;
-	x->ep = (trb[3] >> 16) & 0x1f;
-	x->trb_type = TRACEREC_TRB_TYPE(trb[3]);
+	x->slot = UT_XHCI_SLOT_ID(trb[3]);
+	x->ep = UT_XHCI_EP_ID(trb[3]);
+	x->trb_type = UT_XHCI_TRB_TYPE(trb[3]);
 	x->cc = st->cmd_cc[cpu % TRACEREC_CPUS_MAX];
 	x->epaddr = 0xff;
-	if (x->cc != TRACEREC_CC_SUCCESS)
+	if (x->cc != UT_COMP_SUCCESS)
 		rec->flags = USBTRAIL_F_ERROR;
 	return 1;
 }

@@ -22,6 +22,8 @@
 
 #include <linux/usbtrail.h>
 
+#include "ut_tables.h"
+
 struct tep_handle;
 struct tep_event;
 struct kbuffer;
@@ -34,30 +36,25 @@ struct kbuffer;
 #define TRACEREC_EH_MAX		16	/* error handlers running at once */
 #define TRACEREC_PAGE_MAX	(1024 * 1024)	/* sub-buffer size limit */
 
-/* The events this file knows, found by system and name in the tep. */
+/*
+ * The events this file knows, found by system and name in the tep: the
+ * tracepoints of the module's probes (UT_TRACEPOINTS(), ut_tables.h:
+ * TRACEREC_XHCI_EVENT for xhci-hcd:xhci_handle_event ...), then our
+ * kprobes.
+ */
+#define TRACEREC_KIND_TP(id, fn, sys, mod, event, src)	TRACEREC_##id,
 enum tracerec_kind {
 	TRACEREC_NONE = 0,
-	TRACEREC_XHCI_EVENT,		/* xhci-hcd:xhci_handle_event */
-	TRACEREC_XHCI_COMMAND,		/* xhci-hcd:xhci_handle_command */
-	TRACEREC_XHCI_PORT,		/* xhci-hcd:xhci_handle_port_status */
-	TRACEREC_URB_ENQUEUE,
-	TRACEREC_URB_GIVEBACK,
-	TRACEREC_URB_DEQUEUE,
-	TRACEREC_SCSI_START,		/* scsi:scsi_dispatch_cmd_start */
-	TRACEREC_SCSI_DONE,
-	TRACEREC_SCSI_ERROR,
-	TRACEREC_SCSI_TIMEOUT,
-	TRACEREC_SCSI_EH_WAKEUP,
-	TRACEREC_BLK_ISSUE,		/* block:block_rq_issue */
-	TRACEREC_BLK_COMPLETE,
+	UT_TRACEPOINTS(TRACEREC_KIND_TP)
 	TRACEREC_EH_ENTRY,		/* our kprobe on a handler */
 	TRACEREC_EH_RETURN,		/* ... and its kretprobe */
 	TRACEREC_KIND_MAX
 };
 
 /*
- * The error-handler probes: the function, the module it lives in, and the
- * suffix of the kprobe event's name ("usbtrail_<pid>_<suffix>", the
+ * The error-handler probes, UT_EH_HANDLERS() of ut_tables.h: the
+ * function (a row for each name it has had), the module it lives in, and
+ * the suffix of the kprobe event's name ("usbtrail_<pid>_<suffix>", the
  * kretprobe's with "_ret" after it).  src_tracefs.c defines them from
  * this table, the parser recognises them by it.
  */

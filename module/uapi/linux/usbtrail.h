@@ -2,7 +2,9 @@
 /*
  * usbtrail: the ABI between usbtrail.ko and the usbtrail command.
  *
- * This is the only header both sides include.  /dev/usbtrail yields a
+ * This is the only ABI header: the module's files that userspace compiles
+ * too (ut_format.h, ut_sense.h) and the tables both read (ut_tables.h)
+ * add no structure or ioctl.  /dev/usbtrail yields a
  * stream of struct usbtrail_record, each USBTRAIL_RECORD_SIZE bytes; a
  * read() returns whole records only.  Every structure has fixed-width
  * fields and explicit padding so 32- and 64-bit readers agree.
