@@ -19,9 +19,6 @@ struct dentry;
 struct scsi_cmnd;
 struct request;
 
-/* ut_main.c: module parameters */
-extern bool ut_all_scsi;
-
 /* ut_record.c */
 int ut_stream_init(unsigned long bytes_per_cpu);
 void ut_stream_exit(void);

@@ -33,11 +33,6 @@ module_param(panic_dump, uint, 0444);
 MODULE_PARM_DESC(panic_dump,
 		 "latest records printed on oops/panic, besides older error records (default 256)");
 
-bool ut_all_scsi;
-module_param_named(all_scsi, ut_all_scsi, bool, 0444);
-MODULE_PARM_DESC(all_scsi,
-		 "record every SCSI disk, not only USB storage (default n)");
-
 static struct dentry *ut_debugfs;
 
 static int __init ut_init(void)
