@@ -19,6 +19,9 @@ struct dentry;
 struct scsi_cmnd;
 struct request;
 
+/* ut_main.c */
+u32 ut_sources(void);
+
 /* ut_record.c */
 int ut_stream_init(unsigned long bytes_per_cpu);
 void ut_stream_exit(void);

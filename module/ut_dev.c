@@ -150,7 +150,7 @@ static long ut_dev_ioctl(struct file *file, unsigned int cmd,
 		info.records = ut_stream_records();
 		info.lost = ut_stream_lost();
 		info.stream_bytes = ut_stream_size();
-		info.sources = ut_tp_sources() | ut_eh_sources() | ut_usb_sources();
+		info.sources = ut_sources();
 		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
 			return -EFAULT;
 		return 0;

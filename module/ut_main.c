@@ -35,6 +35,16 @@ MODULE_PARM_DESC(panic_dump,
 
 static struct dentry *ut_debugfs;
 
+/*
+ * The USBTRAIL_SRC_* bits of what is attached now: tracepoints come and
+ * go with their modules, the error handler probes with uas and
+ * usb-storage.  Process context (takes ut_tp.c's and ut_eh.c's mutexes).
+ */
+u32 ut_sources(void)
+{
+	return ut_tp_sources() | ut_eh_sources() | ut_usb_sources();
+}
+
 static int __init ut_init(void)
 {
 	int ret;
@@ -61,7 +71,7 @@ static int __init ut_init(void)
 	if (ret)
 		goto err_tp;
 	pr_info("loaded, ABI version %d, sources 0x%x\n", USBTRAIL_ABI_VERSION,
-		ut_tp_sources() | ut_eh_sources() | ut_usb_sources());
+		ut_sources());
 	return 0;
 
 err_tp:

@@ -321,8 +321,7 @@ static int ut_stats_stats_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "abi=%d\nrecords=%llu\nlost=%llu\nstream_bytes=%lu\nflight_records=%u\nsources=0x%x\n",
 		   USBTRAIL_ABI_VERSION, ut_stream_records(), ut_stream_lost(),
-		   ut_stream_size(), ut_flight_capacity(),
-		   ut_tp_sources() | ut_eh_sources() | ut_usb_sources());
+		   ut_stream_size(), ut_flight_capacity(), ut_sources());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ut_stats_stats);
