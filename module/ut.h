@@ -25,6 +25,11 @@ struct request;
 u32 ut_sources(void);
 
 /* ut_record.c */
+struct ut_stream_reader {
+	void (*wake)(struct ut_stream_reader *r);	/* must not sleep */
+	struct list_head node;		/* in the stream's list, RCU */
+};
+
 int ut_stream_init(unsigned long bytes_per_cpu);
 void ut_stream_exit(void);
 void ut_emit(struct usbtrail_record *rec);
@@ -34,8 +39,9 @@ void ut_stream_drop(unsigned int n);
 u64 ut_stream_lost(void);
 u64 ut_stream_records(void);
 unsigned long ut_stream_size(void);
-void ut_stream_set_reader(bool open);
 void ut_stream_discard(void);
+void ut_stream_reader_add(struct ut_stream_reader *r);
+void ut_stream_reader_del(struct ut_stream_reader *r);
 
 /* ut_flight.c */
 int ut_flight_init(unsigned int records, unsigned int panic_dump);
@@ -54,7 +60,6 @@ void ut_debugfs_exit(void);
 /* ut_dev.c */
 int ut_dev_init(void);
 void ut_dev_exit(void);
-void ut_dev_wake(void);
 
 /* ut_tp.c */
 int ut_tp_init(void);
