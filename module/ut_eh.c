@@ -116,13 +116,17 @@ static int ut_eh_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* Place the probes of module `mod` (NULL: of every module loaded). */
+/*
+ * Place the probes of module `mod` (NULL: of every module loaded).
+ * ut_eh_lock held.
+ */
 static void ut_eh_register(const char *mod)
 {
 	struct ut_eh_probe *p;
 	unsigned int i;
 	int ret;
 
+	lockdep_assert_held(&ut_eh_lock);
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
 		p = &ut_eh_probes[i];
 		if (p->registered || (mod && strcmp(mod, p->module)))
@@ -137,11 +141,13 @@ static void ut_eh_register(const char *mod)
 	}
 }
 
+/* Remove the probes of module `mod` (NULL: all).  ut_eh_lock held. */
 static void ut_eh_unregister(const char *mod)
 {
 	struct ut_eh_probe *p;
 	unsigned int i;
 
+	lockdep_assert_held(&ut_eh_lock);
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
 		p = &ut_eh_probes[i];
 		if (!p->registered || (mod && strcmp(mod, p->module)))

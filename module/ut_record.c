@@ -192,13 +192,17 @@ bool ut_stream_empty(void)
 	return true;
 }
 
-/* The oldest record of all CPUs into *rec; false when there is none. */
+/*
+ * The oldest record of all CPUs into *rec; false when there is none.
+ * ut_read_lock held: it guards ut_lost_reported and the consuming reads.
+ */
 static bool ut_stream_read_one(struct usbtrail_record *rec)
 {
 	struct ring_buffer_event *ev;
 	u64 ts, best_ts = U64_MAX, lost;
 	int cpu, best = -1;
 
+	lockdep_assert_held(&ut_read_lock);
 	lost = atomic64_read(&ut_lost);
 	if (lost != ut_lost_reported) {
 		memset(rec, 0, sizeof(*rec));
