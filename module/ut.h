@@ -6,8 +6,10 @@
  * ut_usb.c) fill a struct usbtrail_record and call ut_emit(), which stamps
  * it and hands it to the stream (ut_record.c, read through /dev/usbtrail
  * by ut_dev.c) and to the flight recorder (ut_flight.c, dumped on panic).
- * The probes also bump the counters of ut_stats.c.  ut_tp.c attaches the
- * tracepoint probes; ut_main.c ties it all together.
+ * The probes also bump the counters of ut_stats.c.  ut_debugfs.c shows
+ * the counters and the flight recorder in debugfs, with a test trigger
+ * that emits records.  ut_tp.c attaches the tracepoint probes; ut_main.c
+ * ties it all together.
  */
 #ifndef UT_H
 #define UT_H
@@ -15,14 +17,19 @@
 #include <linux/types.h>
 #include <linux/usbtrail.h>
 
-struct dentry;
 struct scsi_cmnd;
+struct seq_file;
 struct request;
 
-/* ut_main.c: module parameters */
-extern bool ut_all_scsi;
+/* ut_main.c */
+u32 ut_sources(void);
 
 /* ut_record.c */
+struct ut_stream_reader {
+	void (*wake)(struct ut_stream_reader *r);	/* must not sleep */
+	struct list_head node;		/* in the stream's list, RCU */
+};
+
 int ut_stream_init(unsigned long bytes_per_cpu);
 void ut_stream_exit(void);
 void ut_emit(struct usbtrail_record *rec);
@@ -32,23 +39,27 @@ void ut_stream_drop(unsigned int n);
 u64 ut_stream_lost(void);
 u64 ut_stream_records(void);
 unsigned long ut_stream_size(void);
-void ut_stream_set_reader(bool open);
 void ut_stream_discard(void);
+void ut_stream_reader_add(struct ut_stream_reader *r);
+void ut_stream_reader_del(struct ut_stream_reader *r);
 
 /* ut_flight.c */
-int ut_flight_init(unsigned int records, unsigned int panic_dump,
-		   struct dentry *dir);
+int ut_flight_init(unsigned int records, unsigned int panic_dump);
 void ut_flight_exit(void);
 void ut_flight_put(const struct usbtrail_record *rec);
 unsigned int ut_flight_capacity(void);
+extern const struct seq_operations ut_flight_seq_ops;
 
 /* ut_format.c: one record as one line of text */
 #include "ut_format.h"
 
+/* ut_debugfs.c */
+void ut_debugfs_init(void);
+void ut_debugfs_exit(void);
+
 /* ut_dev.c */
 int ut_dev_init(void);
 void ut_dev_exit(void);
-void ut_dev_wake(void);
 
 /* ut_tp.c */
 int ut_tp_init(void);
@@ -88,8 +99,10 @@ extern const struct ut_probe ut_blk_probes[];
 extern const unsigned int ut_blk_nprobes;
 
 /* ut_stats.c */
-int ut_stats_init(struct dentry *dir);
+int ut_stats_init(void);
 void ut_stats_exit(void);
+void ut_stats_usb_show(struct seq_file *m);
+void ut_stats_disks_show(struct seq_file *m);
 void ut_stats_urb(u16 busnum, u16 devnum, u8 epaddr, u8 slot, u8 dci,
 		  bool done, u32 bytes, int unlinked);
 void ut_stats_xhci_cc(u8 slot, u8 dci, u8 cc, u16 *busnum, u16 *devnum,

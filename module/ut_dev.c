@@ -9,16 +9,14 @@
  * consumed.  USBTRAIL_IOC_INFO returns struct usbtrail_info; any other
  * ioctl gets -ENOTTY.  Root only (mode 0600, and CAP_SYS_ADMIN).
  *
- * Writers never wait for the reader: every 64 records ut_emit() queues
- * an irq_work that wakes it (so it can be called where wake_up() could
- * not), and while the device is open a timer wakes it every 100 ms if
- * records are waiting: a record reaches the reader within 100 ms.
+ * Writers never wait for the reader: while the device is open it is
+ * registered with the stream (ut_record.c), which wakes it every 64
+ * records and every 100 ms while records wait.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
 #include <linux/fs.h>
-#include <linux/irq_work.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/poll.h>
@@ -27,37 +25,21 @@
 #include <linux/time.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
-#include <linux/workqueue.h>
 
 #include "ut.h"
 
 static DECLARE_WAIT_QUEUE_HEAD(ut_dev_wq);
 static atomic_t ut_dev_open_count = ATOMIC_INIT(0);
 
-static void ut_dev_wake_fn(struct irq_work *work)
+/* The stream says records wait: from its irq_work or its tick. */
+static void ut_dev_wake(struct ut_stream_reader *r)
 {
 	wake_up_interruptible(&ut_dev_wq);
 }
 
-static struct irq_work ut_dev_wake_work;
-
-void ut_dev_wake(void)
-{
-	irq_work_queue(&ut_dev_wake_work);
-}
-
-#define UT_DEV_TICK	(HZ / 10)
-
-static void ut_dev_tick_fn(struct work_struct *work);
-static DECLARE_DELAYED_WORK(ut_dev_tick, ut_dev_tick_fn);
-
-static void ut_dev_tick_fn(struct work_struct *work)
-{
-	if (!ut_stream_empty())
-		wake_up_interruptible(&ut_dev_wq);
-	if (atomic_read(&ut_dev_open_count))
-		schedule_delayed_work(&ut_dev_tick, UT_DEV_TICK);
-}
+static struct ut_stream_reader ut_dev_reader = {
+	.wake = ut_dev_wake,
+};
 
 static int ut_dev_open(struct inode *inode, struct file *file)
 {
@@ -65,19 +47,14 @@ static int ut_dev_open(struct inode *inode, struct file *file)
 		return -EPERM;
 	if (atomic_cmpxchg(&ut_dev_open_count, 0, 1) != 0)
 		return -EBUSY;
-	ut_stream_set_reader(true);
-	schedule_delayed_work(&ut_dev_tick, UT_DEV_TICK);
+	ut_stream_reader_add(&ut_dev_reader);
 	return nonseekable_open(inode, file);
 }
 
 static int ut_dev_release(struct inode *inode, struct file *file)
 {
-	ut_stream_set_reader(false);
-	/*
-	 * Stop the tick before letting the next reader in: its open() must
-	 * not have its freshly queued tick cancelled by this release.
-	 */
-	cancel_delayed_work_sync(&ut_dev_tick);
+	/* off the stream's list before the next open() may add it again */
+	ut_stream_reader_del(&ut_dev_reader);
 	atomic_set(&ut_dev_open_count, 0);
 	return 0;
 }
@@ -150,7 +127,7 @@ static long ut_dev_ioctl(struct file *file, unsigned int cmd,
 		info.records = ut_stream_records();
 		info.lost = ut_stream_lost();
 		info.stream_bytes = ut_stream_size();
-		info.sources = ut_tp_sources() | ut_eh_sources() | ut_usb_sources();
+		info.sources = ut_sources();
 		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
 			return -EFAULT;
 		return 0;
@@ -181,13 +158,11 @@ static struct miscdevice ut_dev_misc = {
 
 int ut_dev_init(void)
 {
-	init_irq_work(&ut_dev_wake_work, ut_dev_wake_fn);
 	return misc_register(&ut_dev_misc);
 }
 
-/* After the probes are gone: no more wakeups can be queued. */
+/* No file is open (an open one holds the module): no reader registered. */
 void ut_dev_exit(void)
 {
 	misc_deregister(&ut_dev_misc);
-	irq_work_sync(&ut_dev_wake_work);
 }

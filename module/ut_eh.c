@@ -113,7 +113,10 @@ static int ut_eh_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* Another name of p's handler is probed: the kernel has that name. */
+/*
+ * Another name of p's handler is probed: the kernel has that name.
+ * ut_eh_lock held.
+ */
 static bool ut_eh_other_name(const struct ut_eh_probe *p)
 {
 	const struct ut_eh_probe *q;
@@ -131,13 +134,14 @@ static bool ut_eh_other_name(const struct ut_eh_probe *p)
 /*
  * Place the probes of module `mod` (NULL: of every module loaded), on
  * every name of each handler; a handler none of whose names the module
- * has is worth a warning.
+ * has is worth a warning.  ut_eh_lock held.
  */
 static void ut_eh_register(const char *mod)
 {
 	struct ut_eh_probe *p;
 	unsigned int i;
 
+	lockdep_assert_held(&ut_eh_lock);
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
 		p = &ut_eh_probes[i];
 		if (p->registered || (mod && strcmp(mod, p->module)))
@@ -157,11 +161,13 @@ static void ut_eh_register(const char *mod)
 	}
 }
 
+/* Remove the probes of module `mod` (NULL: all).  ut_eh_lock held. */
 static void ut_eh_unregister(const char *mod)
 {
 	struct ut_eh_probe *p;
 	unsigned int i;
 
+	lockdep_assert_held(&ut_eh_lock);
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
 		p = &ut_eh_probes[i];
 		if (!p->registered || (mod && strcmp(mod, p->module)))

@@ -5,7 +5,8 @@
  * An always-on ring of the last N records, overwritten oldest first, that
  * is printed to the kernel log on oops and panic so the evidence reaches a
  * serial console, netconsole or pstore even when the machine never comes
- * back.  debugfs usbtrail/flight shows it on demand in the same text.
+ * back.  ut_flight_seq_ops shows it on demand in the same text, as debugfs
+ * usbtrail/flight (ut_debugfs.c).
  *
  * Why not the kernel's ring buffer here: its readers take per-CPU locks,
  * which a CPU stopped by the panic may hold.  This ring is an array of
@@ -16,7 +17,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
-#include <linux/debugfs.h>
 #include <linux/kdebug.h>
 #include <linux/log2.h>
 #include <linux/notifier.h>
@@ -129,7 +129,7 @@ static struct notifier_block ut_flight_die_nb = {
 	.notifier_call = ut_flight_die,
 };
 
-/* debugfs usbtrail/flight: the records held now, oldest first. */
+/* The records held now, oldest first, one line each (debugfs flight). */
 static void *ut_flight_seq_start(struct seq_file *m, loff_t *pos)
 {
 	u64 head = atomic64_read(&ut_flight_head);
@@ -178,16 +178,14 @@ static int ut_flight_seq_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations ut_flight_seq_sops = {
+const struct seq_operations ut_flight_seq_ops = {
 	.start = ut_flight_seq_start,
 	.next = ut_flight_seq_next,
 	.stop = ut_flight_seq_stop,
 	.show = ut_flight_seq_show,
 };
-DEFINE_SEQ_ATTRIBUTE(ut_flight_seq);
 
-int ut_flight_init(unsigned int records, unsigned int panic_dump,
-		   struct dentry *dir)
+int ut_flight_init(unsigned int records, unsigned int panic_dump)
 {
 	int ret;
 
@@ -203,7 +201,6 @@ int ut_flight_init(unsigned int records, unsigned int panic_dump,
 	ret = register_die_notifier(&ut_flight_die_nb);
 	if (ret)
 		goto err_unregister_panic;
-	debugfs_create_file("flight", 0400, dir, NULL, &ut_flight_seq_fops);
 	return 0;
 
 err_unregister_panic:
@@ -215,7 +212,7 @@ err_free:
 	return ret;
 }
 
-/* Called once every probe is gone and the debugfs directory removed. */
+/* Called once every probe is gone and ut_debugfs_exit() has run. */
 void ut_flight_exit(void)
 {
 	unregister_die_notifier(&ut_flight_die_nb);

@@ -12,7 +12,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
@@ -33,31 +32,34 @@ module_param(panic_dump, uint, 0444);
 MODULE_PARM_DESC(panic_dump,
 		 "latest records printed on oops/panic, besides older error records (default 256)");
 
-bool ut_all_scsi;
-module_param_named(all_scsi, ut_all_scsi, bool, 0444);
-MODULE_PARM_DESC(all_scsi,
-		 "record every SCSI disk, not only USB storage (default n)");
-
-static struct dentry *ut_debugfs;
+/*
+ * The USBTRAIL_SRC_* bits of what is attached now: tracepoints come and
+ * go with their modules, the error handler probes with uas and
+ * usb-storage.  Process context (takes ut_tp.c's and ut_eh.c's mutexes).
+ */
+u32 ut_sources(void)
+{
+	return ut_tp_sources() | ut_eh_sources() | ut_usb_sources();
+}
 
 static int __init ut_init(void)
 {
 	int ret;
 
-	ut_debugfs = debugfs_create_dir("usbtrail", NULL);
 	ret = ut_stream_init((unsigned long)clamp(stream_kb, 64U, 65536U) *
 			     1024);
 	if (ret)
-		goto err_debugfs;
-	ret = ut_flight_init(flight_records, panic_dump, ut_debugfs);
+		return ret;
+	ret = ut_flight_init(flight_records, panic_dump);
 	if (ret)
 		goto err_stream;
-	ret = ut_stats_init(ut_debugfs);
+	ret = ut_stats_init();
 	if (ret)
 		goto err_flight;
+	ut_debugfs_init();
 	ret = ut_dev_init();
 	if (ret)
-		goto err_stats;
+		goto err_debugfs;
 	ut_usb_init();
 	ret = ut_tp_init();
 	if (ret)
@@ -66,7 +68,7 @@ static int __init ut_init(void)
 	if (ret)
 		goto err_tp;
 	pr_info("loaded, ABI version %d, sources 0x%x\n", USBTRAIL_ABI_VERSION,
-		ut_tp_sources() | ut_eh_sources() | ut_usb_sources());
+		ut_sources());
 	return 0;
 
 err_tp:
@@ -74,16 +76,13 @@ err_tp:
 err_usb:
 	ut_usb_exit();
 	ut_dev_exit();
-err_stats:
-	debugfs_remove_recursive(ut_debugfs);
-	ut_debugfs = NULL;
+err_debugfs:
+	ut_debugfs_exit();
 	ut_stats_exit();
 err_flight:
 	ut_flight_exit();
 err_stream:
 	ut_stream_exit();
-err_debugfs:
-	debugfs_remove_recursive(ut_debugfs);
 	return ret;
 }
 
@@ -95,7 +94,7 @@ static void __exit ut_exit(void)
 	ut_usb_exit();		/* blocking notifier: none running after */
 	/* then the readers and the files, then what they read */
 	ut_dev_exit();
-	debugfs_remove_recursive(ut_debugfs);
+	ut_debugfs_exit();
 	ut_stats_exit();
 	ut_flight_exit();
 	ut_stream_exit();

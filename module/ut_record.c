@@ -9,19 +9,27 @@
  * record is dropped and counted, never waited for.  The same record goes
  * to the flight recorder, which always keeps the latest ones.
  *
- * /dev/usbtrail (ut_dev.c) consumes the stream with ut_stream_read(),
- * which merges the per-CPU buffers in time order and reports drops in
- * band as USBTRAIL_REC_LOST records.
+ * A reader consumes the stream with ut_stream_read(), which merges the
+ * per-CPU buffers in time order and reports drops in band as
+ * USBTRAIL_REC_LOST records.  Readers register a struct ut_stream_reader
+ * to be woken when records wait (as usbmon's readers register with their
+ * bus): the stream owns the wakeup, and knows nothing of who reads it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/cpumask.h>
+#include <linux/irq_work.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/rcupdate.h>
 #include <linux/ring_buffer.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 
 #include "ut.h"
 #include "ut_compat.h"
@@ -35,19 +43,94 @@ static atomic_t ut_seq = ATOMIC_INIT(0);
 static atomic64_t ut_lost = ATOMIC64_INIT(0);
 /* lost count already reported in band; only the reader touches it */
 static u64 ut_lost_reported;
-static bool ut_reader_open;
-/*
- * Waking the reader for every record would cost a context switch per
- * event; it is woken every UT_WAKE_BATCH records, and by ut_dev.c's
- * timer for the ones that come slower.
- */
-#define UT_WAKE_BATCH	64
-static atomic_t ut_unwoken = ATOMIC_INIT(0);
 /* serialises readers of the ring buffer (one open file, but be sure) */
 static DEFINE_MUTEX(ut_read_lock);
 
+/*
+ * The readers to wake.  Added and removed in process context under
+ * ut_readers_lock; walked under RCU, from the irq_work and the tick.
+ */
+static LIST_HEAD(ut_readers);
+static DEFINE_MUTEX(ut_readers_lock);
+/*
+ * Waking the readers for every record would cost a context switch per
+ * event; they are woken every UT_WAKE_BATCH records, through an irq_work
+ * (ut_emit() may run where wake_up() could not), and by a tick every
+ * UT_STREAM_TICK while records wait, for the ones that come slower: a
+ * record reaches a reader within 100 ms.
+ */
+#define UT_WAKE_BATCH	64
+#define UT_STREAM_TICK	(HZ / 10)
+static atomic_t ut_unwoken = ATOMIC_INIT(0);
+static struct irq_work ut_wake_work;
+static void ut_stream_tick_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(ut_stream_tick, ut_stream_tick_fn);
+
+static void ut_stream_wake_readers(void)
+{
+	struct ut_stream_reader *r;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(r, &ut_readers, node)
+		r->wake(r);
+	rcu_read_unlock();
+}
+
+static void ut_stream_wake_fn(struct irq_work *work)
+{
+	ut_stream_wake_readers();
+}
+
+/* Runs while a reader is registered: ut_stream_reader_del() stops it. */
+static void ut_stream_tick_fn(struct work_struct *work)
+{
+	if (!ut_stream_empty())
+		ut_stream_wake_readers();
+	if (!list_empty(&ut_readers))
+		schedule_delayed_work(&ut_stream_tick, UT_STREAM_TICK);
+}
+
+/*
+ * Call r->wake(r) when records wait, from now until
+ * ut_stream_reader_del().  wake() is called in hard interrupt context
+ * (the irq_work) or from a workqueue: it must not sleep.  Process
+ * context.
+ */
+void ut_stream_reader_add(struct ut_stream_reader *r)
+{
+	bool first;
+
+	mutex_lock(&ut_readers_lock);
+	first = list_empty(&ut_readers);
+	list_add_tail_rcu(&r->node, &ut_readers);
+	if (first)
+		schedule_delayed_work(&ut_stream_tick, UT_STREAM_TICK);
+	mutex_unlock(&ut_readers_lock);
+}
+
+/*
+ * Stop waking r.  When this returns no wake() of r runs or will run, and
+ * r may be freed.  Process context; sleeps (the tick, an RCU grace
+ * period).
+ */
+void ut_stream_reader_del(struct ut_stream_reader *r)
+{
+	mutex_lock(&ut_readers_lock);
+	list_del_rcu(&r->node);
+	/*
+	 * Under the lock, so that the next reader's add cannot have its
+	 * freshly scheduled tick cancelled here.  The tick does not take
+	 * the lock, and cannot requeue itself once cancelling has begun.
+	 */
+	if (list_empty(&ut_readers))
+		cancel_delayed_work_sync(&ut_stream_tick);
+	mutex_unlock(&ut_readers_lock);
+	synchronize_rcu();	/* ut_stream_wake_readers() is done with r */
+}
+
 int ut_stream_init(unsigned long bytes_per_cpu)
 {
+	init_irq_work(&ut_wake_work, ut_stream_wake_fn);
 	ut_stream = ring_buffer_alloc(bytes_per_cpu, 0);
 	if (!ut_stream)
 		return -ENOMEM;
@@ -55,9 +138,15 @@ int ut_stream_init(unsigned long bytes_per_cpu)
 	return 0;
 }
 
-/* Called once every probe is gone (tracepoint_synchronize_unregister). */
+/*
+ * Called once every probe is gone (tracepoint_synchronize_unregister)
+ * and every reader removed: no wakeup can be queued any more, but the
+ * last one may still be pending.
+ */
 void ut_stream_exit(void)
 {
+	WARN_ON(!list_empty(&ut_readers));
+	irq_work_sync(&ut_wake_work);
 	if (ut_stream)
 		ring_buffer_free(ut_stream);
 	ut_stream = NULL;
@@ -83,17 +172,12 @@ void ut_emit(struct usbtrail_record *rec)
 
 	/*
 	 * No barrier here: a reader that misses this wakeup is woken by
-	 * ut_dev.c's 100 ms timer, which bounds the delay; a full barrier
-	 * per record would cost more than it saves.
+	 * the 100 ms tick, which bounds the delay; a full barrier per
+	 * record would cost more than it saves.
 	 */
-	if (READ_ONCE(ut_reader_open) &&
+	if (!list_empty(&ut_readers) &&
 	    atomic_inc_return(&ut_unwoken) % UT_WAKE_BATCH == 0)
-		ut_dev_wake();
-}
-
-void ut_stream_set_reader(bool open)
-{
-	WRITE_ONCE(ut_reader_open, open);
+		irq_work_queue(&ut_wake_work);
 }
 
 bool ut_stream_empty(void)
@@ -108,13 +192,17 @@ bool ut_stream_empty(void)
 	return true;
 }
 
-/* The oldest record of all CPUs into *rec; false when there is none. */
+/*
+ * The oldest record of all CPUs into *rec; false when there is none.
+ * ut_read_lock held: it guards ut_lost_reported and the consuming reads.
+ */
 static bool ut_stream_read_one(struct usbtrail_record *rec)
 {
 	struct ring_buffer_event *ev;
 	u64 ts, best_ts = U64_MAX, lost;
 	int cpu, best = -1;
 
+	lockdep_assert_held(&ut_read_lock);
 	lost = atomic64_read(&ut_lost);
 	if (lost != ut_lost_reported) {
 		memset(rec, 0, sizeof(*rec));

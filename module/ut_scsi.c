@@ -14,6 +14,7 @@
 #include <linux/blkdev.h>
 #include <linux/kdev_t.h>
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
@@ -24,6 +25,11 @@
 #include "ut_tables.h"
 
 #define UT_SAM_STAT_CHECK_CONDITION	0x02
+
+static bool ut_all_scsi;
+module_param_named(all_scsi, ut_all_scsi, bool, 0444);
+MODULE_PARM_DESC(all_scsi,
+		 "record every SCSI disk, not only USB storage (default n)");
 
 /*
  * A host of uas or usb-storage (whose ums-* sub-drivers copy its template

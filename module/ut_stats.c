@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * usbtrail.ko: counters, and the debugfs files that show them.
+ * usbtrail.ko: counters per USB endpoint and per SCSI disk.
  *
- * debugfs usbtrail/
- *   usb      per USB device and endpoint: URBs given back, bytes, URBs
- *            unlinked, and the count of each xHCI completion code seen
- *   disks    per SCSI disk: commands, errors, errors by sense key,
- *            timeouts, aborts, device and bus resets, block requests,
- *            bytes and errors
- *   stats    records produced and lost, flight recorder size, sources
- *   trigger  write N: emits N USBTRAIL_REC_MARK records (for tests)
+ * Per USB device and endpoint: URBs given back, bytes, URBs unlinked, and
+ * the count of each xHCI completion code seen.  Per SCSI disk: commands,
+ * errors, errors by sense key, timeouts, aborts, device and bus resets,
+ * block requests, bytes and errors.  ut_debugfs.c shows them as debugfs
+ * usbtrail/usb and usbtrail/disks, through ut_stats_usb_show() and
+ * ut_stats_disks_show().
  *
  * The counters are bumped where the records are emitted, by the same
  * filters, so they agree with the record stream (less what it lost).
@@ -18,12 +16,10 @@
  */
 #include <linux/atomic.h>
 #include <linux/blk_types.h>
-#include <linux/debugfs.h>
 #include <linux/kdev_t.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
-#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "ut.h"
@@ -260,7 +256,8 @@ void ut_stats_blk(const struct usbtrail_record *rec)
 		atomic64_add(rec->u.blk.bytes, &d->blk_write_bytes);
 }
 
-static int ut_stats_usb_show(struct seq_file *m, void *v)
+/* The endpoint table as text, one line per endpoint. */
+void ut_stats_usb_show(struct seq_file *m)
 {
 	unsigned int i, cc;
 
@@ -281,11 +278,10 @@ static int ut_stats_usb_show(struct seq_file *m, void *v)
 	}
 	if (atomic64_read(&ut_eps_full))
 		seq_printf(m, "full=%lld\n", atomic64_read(&ut_eps_full));
-	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(ut_stats_usb);
 
-static int ut_stats_disks_show(struct seq_file *m, void *v)
+/* The disk table as text, one line per disk. */
+void ut_stats_disks_show(struct seq_file *m)
 {
 	unsigned int i, k;
 
@@ -313,51 +309,9 @@ static int ut_stats_disks_show(struct seq_file *m, void *v)
 	}
 	if (atomic64_read(&ut_disks_full))
 		seq_printf(m, "full=%lld\n", atomic64_read(&ut_disks_full));
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(ut_stats_disks);
-
-static int ut_stats_stats_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "abi=%d\nrecords=%llu\nlost=%llu\nstream_bytes=%lu\nflight_records=%u\nsources=0x%x\n",
-		   USBTRAIL_ABI_VERSION, ut_stream_records(), ut_stream_lost(),
-		   ut_stream_size(), ut_flight_capacity(),
-		   ut_tp_sources() | ut_eh_sources() | ut_usb_sources());
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(ut_stats_stats);
-
-#define UT_TRIGGER_MAX	1000000
-
-static ssize_t ut_stats_trigger_write(struct file *file,
-				      const char __user *ubuf, size_t len,
-				      loff_t *ppos)
-{
-	struct usbtrail_record rec = { .type = USBTRAIL_REC_MARK };
-	unsigned int n, i;
-	int ret;
-
-	ret = kstrtouint_from_user(ubuf, len, 0, &n);
-	if (ret)
-		return ret;
-	if (n > UT_TRIGGER_MAX)
-		return -ERANGE;
-	strscpy(rec.u.mark.text, "trigger", sizeof(rec.u.mark.text));
-	for (i = 0; i < n; i++) {
-		rec.u.mark.value = i;
-		ut_emit(&rec);
-		if (!(i % 1024))
-			cond_resched();
-	}
-	return len;
 }
 
-static const struct file_operations ut_stats_trigger_fops = {
-	.owner = THIS_MODULE,
-	.write = ut_stats_trigger_write,
-};
-
-int ut_stats_init(struct dentry *dir)
+int ut_stats_init(void)
 {
 	ut_eps = vzalloc(array_size(UT_EPS, sizeof(*ut_eps)));
 	ut_disks = vzalloc(array_size(UT_DISKS, sizeof(*ut_disks)));
@@ -366,11 +320,6 @@ int ut_stats_init(struct dentry *dir)
 		ut_stats_exit();
 		return -ENOMEM;
 	}
-	debugfs_create_file("usb", 0400, dir, NULL, &ut_stats_usb_fops);
-	debugfs_create_file("disks", 0400, dir, NULL, &ut_stats_disks_fops);
-	debugfs_create_file("stats", 0400, dir, NULL, &ut_stats_stats_fops);
-	debugfs_create_file("trigger", 0200, dir, NULL,
-			    &ut_stats_trigger_fops);
 	return 0;
 }
 

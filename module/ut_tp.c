@@ -46,13 +46,17 @@ static void ut_tp_add_table(const struct ut_probe *tab, unsigned int n)
 		ut_tp_slots[ut_tp_nslots++].probe = &tab[i];
 }
 
-/* Attach the probe meant for tracepoint tp of module `mod` (NULL: core). */
+/*
+ * Attach the probe meant for tracepoint tp of module `mod` (NULL: core).
+ * ut_tp_lock held.
+ */
 static void ut_tp_attach(struct tracepoint *tp, const char *mod)
 {
 	struct ut_tp_slot *s;
 	unsigned int i;
 	int ret;
 
+	lockdep_assert_held(&ut_tp_lock);
 	for (i = 0; i < ut_tp_nslots; i++) {
 		s = &ut_tp_slots[i];
 		if (s->tp || strcmp(s->probe->name, tp->name))
@@ -69,8 +73,10 @@ static void ut_tp_attach(struct tracepoint *tp, const char *mod)
 	}
 }
 
+/* ut_tp_lock held. */
 static void ut_tp_detach_slot(struct ut_tp_slot *s)
 {
+	lockdep_assert_held(&ut_tp_lock);
 	tracepoint_probe_unregister(s->tp, s->probe->func, NULL);
 	s->tp = NULL;
 }
