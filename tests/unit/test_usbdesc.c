@@ -333,15 +333,23 @@ static void test_usbdesc_mutations(void **state)
 }
 
 /*
- * QEMU's BOS for usb-uas and usb-storage (hw/usb/desc.c, usb_desc_bos():
- * a USB 2.0 Extension with LPM, then SuperSpeed with full, high and 5G,
- * U1 exit 10 us, U2 exit 32 us), byte for byte as the guest of
- * tests/testbed/20-uas-verdicts.sh reads it with a usbfs GET_DESCRIPTOR.
+ * QEMU's BOS (hw/usb/desc.c, usb_desc_bos()): a USB 2.0 Extension with
+ * LPM, then SuperSpeed with U1 exit 10 us, U2 exit 32 us and the speeds
+ * the device has descriptors for, byte for byte as the guest of
+ * tests/testbed/20-uas-verdicts.sh reads it with a usbfs GET_DESCRIPTOR
+ * and, on 6.12, from sysfs bos_descriptors.  usb-storage has full, high
+ * and SuperSpeed descriptors (bFunctionalitySupport full), usb-uas only
+ * high and SuperSpeed.
  */
-static const uint8_t qemu_bos[] = {
+static const uint8_t qemu_bos[] = {		/* usb-storage */
 	0x05, 0x0f, 0x16, 0x00, 0x02,
 	0x07, 0x10, 0x02, 0x02, 0x00, 0x00, 0x00,
 	0x0a, 0x10, 0x03, 0x00, 0x0e, 0x00, 0x01, 0x0a, 0x20, 0x00,
+};
+static const uint8_t qemu_uas_bos[] = {		/* usb-uas */
+	0x05, 0x0f, 0x16, 0x00, 0x02,
+	0x07, 0x10, 0x02, 0x02, 0x00, 0x00, 0x00,
+	0x0a, 0x10, 0x03, 0x00, 0x0c, 0x00, 0x02, 0x0a, 0x20, 0x00,
 };
 
 /* QEMU's usb-uas names its configuration (iConfiguration 5), not its alt */
@@ -382,6 +390,15 @@ static void test_usbdesc_bos_qemu(void **state)
 	assert_int_equal(b.u2_exit_lat, 32);
 	assert_false(b.has_ssp);
 	assert_false(b.has_container_id);
+
+	assert_int_equal(usbdesc_parse_bos(qemu_uas_bos, sizeof(qemu_uas_bos),
+					   &b), 0);
+	assert_int_equal(b.ncaps, 2);
+	assert_int_equal(b.usb2_ext_attributes, USBDESC_USB2_EXT_LPM);
+	assert_int_equal(b.ss_speeds, 0x0c);
+	assert_int_equal(b.ss_functionality, 2);
+	assert_int_equal(b.u1_exit_lat, 10);
+	assert_int_equal(b.u2_exit_lat, 32);
 }
 
 static void test_usbdesc_bos_damaged(void **state)
