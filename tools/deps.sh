@@ -34,7 +34,7 @@ aptdir=/var/cache/usbtrail/apt
 src_subtrees="drivers/usb drivers/scsi drivers/ata drivers/md drivers/base
 	block fs lib include kernel/printk"
 
-build_pkgs="build-essential pkg-config libusb-1.0-0-dev libsystemd-dev
+build_pkgs="build-essential pkg-config libusb-1.0-0-dev libbpf-dev libsystemd-dev
 	libevdev-dev libtracefs-dev libtraceevent-dev liburing-dev
 	libjson-c-dev libyajl-dev zlib1g-dev libssl-dev liblzma-dev libzstd-dev
 	libbz2-dev"

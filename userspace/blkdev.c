@@ -11,8 +11,8 @@
  * O_EXCL open is the one that cannot race, and it is kept for the run.
  *
  * The caller gets a message in @why and decides whether to print it; this
- * file prints nothing.  Sysfs is read below a root that tests can move
- * (libtracefs' habit).
+ * file prints nothing.  Sysfs is read below sysfs_usb's root, the one
+ * override (libtracefs' habit); /proc/self/mountinfo is this process's.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,14 +31,29 @@
 #include <linux/fs.h>
 
 #include "blkdev.h"
+#include "sysfs_usb.h"
 #include "util.h"
 
-static const char *blkdev_sysfs = "/sys";
+static void blkdev_sys(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-/* For tests: read sysfs below @root instead of /sys. */
-void blkdev_set_sysfs_root(const char *root)
+/*
+ * "/sys" + fmt below the one root override, sysfs_usb_set_root(); a path
+ * that does not fit is "" and fails to open like a missing one.
+ */
+static void blkdev_sys(char *buf, size_t len, const char *fmt, ...)
 {
-	blkdev_sysfs = root ? root : "/sys";
+	char rel[PATH_MAX];
+	va_list ap;
+	int n;
+
+	memcpy(rel, "/sys", 5);
+	va_start(ap, fmt);
+	n = vsnprintf(rel + 4, sizeof(rel) - 4, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(rel) - 4 ||
+	    sysfs_usb_path(rel, buf, len))
+		buf[0] = '\0';
 }
 
 static int blkdev_why(char *why, size_t len, int err, const char *fmt, ...)
@@ -200,7 +215,7 @@ static int blkdev_family_get(const char *name, dev_t dev,
 
 	fam->n = 0;
 	blkdev_family_add(fam, name, dev);
-	snprintf(dir, sizeof(dir), "%s/class/block/%s", blkdev_sysfs, name);
+	blkdev_sys(dir, sizeof(dir), "/class/block/%s", name);
 	d = opendir(dir);
 	if (!d)
 		return -errno;
@@ -263,8 +278,8 @@ static int blkdev_family_held(const struct blkdev_family *fam,
 		char dir[PATH_MAX];
 		DIR *d;
 
-		snprintf(dir, sizeof(dir), "%s/class/block/%s/holders",
-			 blkdev_sysfs, fam->names[i]);
+		blkdev_sys(dir, sizeof(dir), "/class/block/%s/holders",
+			   fam->names[i]);
 		d = opendir(dir);
 		if (!d)
 			continue;
@@ -292,7 +307,7 @@ static void blkdev_identity_get(const char *name, uint64_t size,
 
 	memset(id, 0, sizeof(*id));
 	id->size = size;
-	snprintf(link, sizeof(link), "%s/class/block/%s", blkdev_sysfs, name);
+	blkdev_sys(link, sizeof(link), "/class/block/%s", name);
 	if (!realpath(link, real))
 		return;
 	if (strlen(real) < sizeof(id->syspath))
@@ -319,7 +334,7 @@ static uint64_t blkdev_sysfs_size(const char *name)
 {
 	char dir[PATH_MAX], buf[32];
 
-	snprintf(dir, sizeof(dir), "%s/class/block/%s", blkdev_sysfs, name);
+	blkdev_sys(dir, sizeof(dir), "/class/block/%s", name);
 	if (blkdev_read_attr(dir, "size", buf, sizeof(buf)))
 		return 0;
 	return strtoull(buf, NULL, 10) * 512;	/* always 512-byte units */
@@ -349,7 +364,7 @@ int blkdev_find_identity(const struct blkdev_identity *id, char *name,
 
 	if (!id->serial[0])
 		return -EINVAL;
-	snprintf(dir, sizeof(dir), "%s/class/block", blkdev_sysfs);
+	blkdev_sys(dir, sizeof(dir), "/class/block");
 	d = opendir(dir);
 	if (!d)
 		return -errno;
@@ -391,7 +406,7 @@ bool blkdev_present(const struct blkdev_target *t)
 		return true;
 	if (fstat(t->fd, &st))
 		return false;
-	snprintf(dir, sizeof(dir), "%s/class/block/%s", blkdev_sysfs, t->name);
+	blkdev_sys(dir, sizeof(dir), "/class/block/%s", t->name);
 	if (blkdev_read_attr(dir, "dev", buf, sizeof(buf)) ||
 	    blkdev_parse_dev(buf, &dev))
 		return false;
@@ -429,8 +444,8 @@ static int blkdev_open_block(const char *path, const struct stat *st,
 			"lost; give --destroy-data if that is what you want",
 			path);
 
-	snprintf(dir, sizeof(dir), "%s/dev/block/%u:%u", blkdev_sysfs,
-		 major(st->st_rdev), minor(st->st_rdev));
+	blkdev_sys(dir, sizeof(dir), "/dev/block/%u:%u", major(st->st_rdev),
+		   minor(st->st_rdev));
 	if (!realpath(dir, real))
 		return blkdev_why(why, whylen, -ENODEV,
 				  "%s: no %s in sysfs", path, dir);

@@ -60,6 +60,5 @@ int blkdev_drop_direct(struct blkdev_target *t);
 bool blkdev_present(const struct blkdev_target *t);
 int blkdev_find_identity(const struct blkdev_identity *id, char *name,
 			 size_t namelen, struct blkdev_identity *found);
-void blkdev_set_sysfs_root(const char *root);
 
 #endif /* USBTRAIL_BLKDEV_H */

@@ -270,15 +270,3 @@ int cli_parse_choice(const char *cmd, const char *opt, const char *arg,
 	cli_hint(cmd);
 	return -EINVAL;
 }
-
-/*
- * The commands' interfaces are settled before their implementations land;
- * until then say so plainly, with a status that no script can take for
- * success or for a usage error.
- */
-int cli_not_implemented(const char *cmd)
-{
-	fprintf(stderr, CLI_PROG " %s: not implemented in this version yet\n",
-		cmd);
-	return CLI_EXIT_FAILURE;
-}

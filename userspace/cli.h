@@ -45,7 +45,6 @@ int cli_parse_number(const char *cmd, const char *opt, const char *arg,
 		     uint64_t *out);
 int cli_parse_choice(const char *cmd, const char *opt, const char *arg,
 		     const char *const choices[], unsigned int *out);
-int cli_not_implemented(const char *cmd);
 
 int cmd_record_main(int argc, char **argv);
 int cmd_uas_main(int argc, char **argv);

@@ -46,8 +46,11 @@ const char cmd_uas_help[] =
 "  active, no-uas-altsetting, no-pipe-usage, quirk-ignore-uas,\n"
 "  asmedia-heuristic, hcd-no-sg, hcd-no-streams, uas-driver-missing,\n"
 "  unknown\n"
-"with a next step.  docs/uas.md explains each.  Root is not needed; what\n"
-"could not be read is said.\n"
+"with a next step.  Then the device's BOS (USB 2.0 LPM, U1/U2 exit\n"
+"latencies) and every configuration and alternate setting, with strings;\n"
+"what sysfs lacks is asked of the device through usbfs (no driver is\n"
+"detached).  docs/uas.md explains each.  Root is not needed; what could\n"
+"not be read is said.\n"
 "\n"
 "DEVICE is one of:\n"
 "  sdX, /dev/sdX    a SCSI disk\n"
@@ -134,6 +137,80 @@ static void cmd_uas_print_dev(const struct sysfs_usb_dev *d, int depth,
 	       speed, extra ? "; " : "", extra ? extra : "");
 }
 
+/* "alt 1 (uas) \"str\": command 0x04, status 0x83 (32 streams), ..." */
+static void cmd_uas_print_alt(const struct usbdesc_altsetting *a,
+			      const char *str, int ind)
+{
+	static const char *const pipes[] = { "", "command", "status",
+					     "data-in", "data-out" };
+	static const char *const types[] = { "control", "iso", "bulk",
+					     "interrupt" };
+	unsigned int i;
+
+	printf("%*salt %u: class %02x/%02x/%02x", ind, "", a->alt, a->class,
+	       a->subclass, a->protocol);
+	if (usbdesc_altsetting_is_uas(a))
+		printf(" (UAS)");
+	else if (usbdesc_altsetting_is_mass_storage(a) &&
+		 a->protocol == USBDESC_PR_BULK)
+		printf(" (Bulk-Only)");
+	if (str[0])
+		printf(" \"%s\"", str);
+	printf(", %u endpoint%s", a->nendpoints, a->nendpoints == 1 ? "" : "s");
+	for (i = 0; i < a->nendpoints; i++) {
+		const struct usbdesc_endpoint *ep = &a->ep[i];
+
+		printf("%s %s 0x%02x", i ? "," : ":",
+		       ep->pipe_id ? pipes[ep->pipe_id] :
+		       types[ep->attributes & 3], ep->address);
+		if (ep->ss_max_streams)
+			printf(" (%u streams)", ep->ss_max_streams);
+	}
+	printf("\n");
+}
+
+/* The BOS, U1/U2 as the kernel set them, every configuration and alt */
+static void cmd_uas_print_descriptors(const struct uas_probe *p, int ind)
+{
+	const struct usbdesc_bos *b = &p->bos;
+	unsigned int c, a;
+
+	if (p->have_bos) {
+		printf("%*sBOS (%s):", ind, "", p->bos_from);
+		if (b->has_usb2_ext)
+			printf(" USB 2.0 LPM %s, BESL %s;",
+			       b->usb2_ext_attributes & USBDESC_USB2_EXT_LPM ?
+			       "yes" : "no",
+			       b->usb2_ext_attributes & USBDESC_USB2_EXT_BESL ?
+			       "yes" : "no");
+		if (b->has_ss)
+			printf(" SuperSpeed U1 exit %u us, U2 exit %u us, LTM %s",
+			       b->u1_exit_lat, b->u2_exit_lat,
+			       b->ss_attributes & USBDESC_SS_LTM ? "yes" : "no");
+		else
+			printf(" no SuperSpeed capability");
+		printf("%s\n", b->has_ssp ? "; SuperSpeedPlus" : "");
+	}
+	if (p->lpm_u1[0] || p->lpm_u2[0])
+		printf("%*sU1/U2 (sysfs): U1 %s, U2 %s\n", ind, "",
+		       p->lpm_u1[0] ? p->lpm_u1 : "unknown",
+		       p->lpm_u2[0] ? p->lpm_u2 : "unknown");
+	for (c = 0; p->desc && c < p->desc->nconfigs; c++) {
+		const struct usbdesc_config *cf = &p->desc->configs[c];
+
+		printf("%*sconfig %u%s, %u mA", ind, "", cf->value,
+		       cf->value == p->sys.config ? " (active)" : "",
+		       cf->max_power * (p->facts.speed_mbps >= 5000 ? 8u : 2u));
+		if (p->config_str[c][0])
+			printf(" \"%s\"", p->config_str[c]);
+		printf(":\n");
+		for (a = 0; a < cf->nalts; a++)
+			if (cf->alts[a].number == p->sys.ifnum)
+				cmd_uas_print_alt(&cf->alts[a],
+						  p->alt_str[c][a], ind + 4);
+	}
+}
+
 /* One interface as a branch of a tree like "lsusb -t". */
 static void cmd_uas_print_text(const struct uas_probe *p)
 {
@@ -192,6 +269,7 @@ static void cmd_uas_print_text(const struct uas_probe *p)
 	if (f->hcd_streams_evidence[0] && f->speed_mbps >= 5000)
 		printf("%*sstreams evidence: %s\n", ind, "",
 		       f->hcd_streams_evidence);
+	cmd_uas_print_descriptors(p, ind);
 	for (i = 0; i < p->nunreadable; i++)
 		printf("%*scould not read %s\n", ind, "", p->unreadable[i]);
 }
@@ -279,7 +357,7 @@ int cmd_uas_main(int argc, char **argv)
 	else if (!sel->n && !opts.ndevices)
 		printf("No USB mass-storage interfaces found.\n");
 	for (i = 0; i < sel->n; i++) {
-		ret = uas_probe_iface(sel->names[i], p);
+		ret = uas_probe_iface(sel->names[i], UAS_PROBE_ASK_DEVICE, p);
 		if (ret) {
 			fprintf(stderr, CLI_PROG " uas: %s: %s\n",
 				sel->names[i], ret == -ENOENT ?

@@ -32,6 +32,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <tracefs.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
@@ -297,70 +299,36 @@ static void src_tracefs_clean_stale(void)
 
 /* -- the error handlers' command, through BTF -- */
 
-static void *src_tracefs_slurp(const char *path, size_t *len)
-{
-	size_t cap = 1 << 20, n = 0;
-	uint8_t *buf = NULL, *nb;
-	ssize_t r;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		if (!buf || n == cap) {
-			if (buf)
-				cap *= 2;
-			if (cap > (64u << 20))
-				break;		/* no BTF is that large */
-			nb = realloc(buf, cap);
-			if (!nb)
-				break;
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			close(fd);
-			if (r < 0 || !n) {
-				free(buf);
-				return NULL;
-			}
-			*len = n;
-			return buf;
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	free(buf);
-	return NULL;
-}
-
 /*
  * Fetch arguments that follow the handler's struct scsi_cmnd * to what
  * usbtrail.ko reads of it (ut_scsi_fill_where(), ut_eh.c): the SCSI
  * address through cmd->device, the opcode in cmd->cmnd[0], and the block
  * layer's tag in the struct request just before the command
  * (blk_mq_rq_from_pdu()).  The offsets come from the running kernel's
- * BTF: vmlinux's, and scsi_mod's split on top of it when the SCSI
- * midlayer is a module.  -ENOENT when any is missing: the probes then
- * fetch the pointer only, and tracerec.c names the command as it can.
+ * BTF as libbpf reads it: vmlinux's (/sys/kernel/btf/vmlinux), and
+ * scsi_mod's split on top of it when the SCSI midlayer is a module.
+ * -ENOENT when any is missing: the probes then fetch the pointer only,
+ * and tracerec.c names the command as it can.
  */
 static int src_tracefs_eh_args(char *args, size_t len)
 {
-	struct btf vmlinux, scsi_mod, *b = &vmlinux;
+	struct btf *vmlinux, *scsi_mod = NULL, *b;
 	uint32_t dev, cmnd, host, host_no, channel, id, lun, rq, tag;
-	void *vblob, *mblob = NULL;
-	size_t vlen, mlen;
+	libbpf_print_fn_t print;
 	int ret = -ENOENT;
 
-	vblob = src_tracefs_slurp("/sys/kernel/btf/vmlinux", &vlen);
-	if (!vblob || btf_open(&vmlinux, vblob, vlen, NULL))
-		goto out;
-	mblob = src_tracefs_slurp("/sys/kernel/btf/scsi_mod", &mlen);
-	if (mblob && !btf_open(&scsi_mod, mblob, mlen, &vmlinux))
-		b = &scsi_mod;
+	/*
+	 * libbpf would print its misses ("scsi_mod" built in, no BTF at
+	 * all) on stderr; here a miss only means pointer-only probes
+	 */
+	print = libbpf_set_print(NULL);
+	vmlinux = btf__load_vmlinux_btf();
+	if (vmlinux)
+		scsi_mod = btf__load_module_btf("scsi_mod", vmlinux);
+	libbpf_set_print(print);
+	if (!vmlinux)
+		return -ENOENT;
+	b = scsi_mod ? scsi_mod : vmlinux;
 	if (btf_member_offset(b, "scsi_cmnd", "device", &dev) ||
 	    btf_member_offset(b, "scsi_cmnd", "cmnd", &cmnd) ||
 	    btf_member_offset(b, "scsi_device", "host", &host) ||
@@ -380,8 +348,8 @@ static int src_tracefs_eh_args(char *args, size_t len)
 		 rq - tag, cmnd);
 	ret = 0;
 out:
-	free(vblob);
-	free(mblob);
+	btf__free(scsi_mod);
+	btf__free(vmlinux);
 	return ret;
 }
 

@@ -56,8 +56,17 @@ const char *sysfs_usb_get_root(void)
 	return sysfs_usb_root;
 }
 
-/* @rel is "/sys/..." */
-static int sysfs_usb_path(const char *rel, char *buf, size_t len)
+/**
+ * sysfs_usb_path() - @rel ("/sys/...", "/proc/...") below the root
+ * @rel: an absolute path as on a live system
+ * @buf: the path to open
+ * @len: size of @buf
+ *
+ * The one root override of the command: blkdev.c joins its paths here too.
+ *
+ * Return: 0, -ENAMETOOLONG.
+ */
+int sysfs_usb_path(const char *rel, char *buf, size_t len)
 {
 	const char *root = strcmp(sysfs_usb_root, "/") ? sysfs_usb_root : "";
 	int n = snprintf(buf, len, "%s%s", root, rel);

@@ -61,6 +61,7 @@ struct sysfs_usb_iface {
 
 int sysfs_usb_set_root(const char *dir);
 const char *sysfs_usb_get_root(void);
+int sysfs_usb_path(const char *rel, char *buf, size_t len);
 
 int sysfs_usb_read_text(const char *rel, char *buf, size_t len);
 int sysfs_usb_read_file(const char *rel, size_t max, uint8_t **buf,

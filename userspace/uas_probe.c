@@ -9,13 +9,16 @@
  * (data tables, xhci_hcd module parameter, debugfs) -> struct uas_facts ->
  * uas_decide() -> struct uas_verdict -> JSON / text.
  *
- * Descriptors come from sysfs "descriptors" (world-readable, no driver
- * detach, and fixture trees can supply it).  libusb is asked only when
- * that file cannot be read and the root is the real "/";
- * libusb_get_active_config_descriptor() needs no handle, so nothing is
- * opened, claimed or detached.  Note that libusb's Linux backend reads the
- * same sysfs file when sysfs exists and uses usbfs only without it, so the
- * fallback rarely finds more; it is cheap and harmless to keep.
+ * Every configuration and alternate setting comes from sysfs
+ * "descriptors" (world-readable, the kernel's copy, and fixture trees can
+ * supply it), parsed by lib/usbdesc.c: libusb's Linux backend reads the
+ * same file and gives nothing more.  The BOS comes from sysfs
+ * "bos_descriptors" where the kernel has it (6.9), else from the device
+ * through usbfs; the strings of configurations and alternate settings
+ * through usbfs.  usbfs is libusb's: libusb_open() and GET_DESCRIPTOR
+ * requests to the device, no interface claimed, no driver detached.  The
+ * BOS bytes from either source go through usbdesc_parse_bos(), so both
+ * read alike, and the unit tests and the fuzzer see the command's parser.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -97,129 +100,200 @@ static void uas_probe_desc_facts(const struct usbdesc_device *dev,
 	}
 }
 
-/*
- * The libusb fallback: find the device by bus and port path and rebuild
- * the facts from libusb's parsed configuration.
- */
-static int uas_probe_libusb(struct uas_probe *p)
-{
-	struct sysfs_usb_iface *s = &p->sys;
-	libusb_context *ctx = NULL;
-	libusb_device **list = NULL;
-	struct libusb_config_descriptor *cfg = NULL;
-	struct usbdesc_device *dev;
-	unsigned int bus;
-	ssize_t n, i;
-	int ret = -ENODEV;
-
-	if (sscanf(s->usb, "%u-", &bus) != 1)
-		return -EINVAL;
-	dev = calloc(1, sizeof(*dev));
-	if (!dev)
-		return -ENOMEM;
-	if (libusb_init(&ctx)) {
-		ret = -EIO;
-		goto err_free;
-	}
-	n = libusb_get_device_list(ctx, &list);
-	for (i = 0; i < n; i++) {
-		uint8_t ports[8];
-		unsigned int uports[8];
-		char name[SYSFS_USB_NAME_MAX];
-		int np, k;
-		struct usbdesc_config *c;
-
-		if (libusb_get_bus_number(list[i]) != bus)
-			continue;
-		np = libusb_get_port_numbers(list[i], ports, 8);
-		if (np <= 0)
-			continue;
-		for (k = 0; k < np; k++)
-			uports[k] = ports[k];
-		uas_probe_port_name(name, sizeof(name), bus, uports,
-				    (unsigned int)np);
-		if (strcmp(name, s->usb))
-			continue;
-		if (libusb_get_active_config_descriptor(list[i], &cfg)) {
-			ret = -EACCES;
-			break;
-		}
-		c = &dev->configs[0];
-		dev->nconfigs = 1;
-		c->value = cfg->bConfigurationValue;
-		c->max_power = cfg->MaxPower;
-		for (k = 0; k < cfg->bNumInterfaces; k++) {
-			const struct libusb_interface *itf = &cfg->interface[k];
-			int a, e;
-
-			for (a = 0; a < itf->num_altsetting &&
-			     c->nalts < USBDESC_MAX_ALTS; a++) {
-				const struct libusb_interface_descriptor *id =
-					&itf->altsetting[a];
-				struct usbdesc_altsetting *alt =
-					&c->alts[c->nalts++];
-
-				alt->number = id->bInterfaceNumber;
-				alt->alt = id->bAlternateSetting;
-				alt->class = id->bInterfaceClass;
-				alt->subclass = id->bInterfaceSubClass;
-				alt->protocol = id->bInterfaceProtocol;
-				for (e = 0; e < id->bNumEndpoints &&
-				     alt->nendpoints < USBDESC_MAX_ENDPOINTS;
-				     e++) {
-					const struct libusb_endpoint_descriptor
-						*ed = &id->endpoint[e];
-					struct usbdesc_endpoint *ep =
-						&alt->ep[alt->nendpoints++];
-
-					ep->address = ed->bEndpointAddress;
-					ep->attributes = ed->bmAttributes;
-					ep->max_packet = ed->wMaxPacketSize;
-					usbdesc_parse_endpoint_extra(ed->extra,
-						(size_t)ed->extra_length, ep);
-				}
-			}
-		}
-		libusb_free_config_descriptor(cfg);
-		uas_probe_desc_facts(dev, c->value, s->ifnum, &p->facts);
-		ret = 0;
-		break;
-	}
-	if (n >= 0)
-		libusb_free_device_list(list, 1);
-	libusb_exit(ctx);
-err_free:
-	free(dev);
-	return ret;
-}
-
 static void uas_probe_descriptors(struct uas_probe *p)
 {
 	struct sysfs_usb_iface *s = &p->sys;
 	struct usbdesc_device *dev;
 	int ret;
 
-	if (s->descriptors) {
-		dev = calloc(1, sizeof(*dev));
-		if (!dev)
-			return;
-		ret = usbdesc_parse_sysfs(s->descriptors, s->descriptors_len,
-					  dev);
-		if (!ret) {
-			uas_probe_desc_facts(dev, s->config, s->ifnum,
-					     &p->facts);
-			p->descriptors_from = "sysfs";
-		} else {
-			uas_probe_note(p, "descriptors (sysfs)", ret);
-		}
+	if (!s->descriptors) {
+		uas_probe_note(p, "descriptors (sysfs)", s->descriptors_err);
+		return;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return;
+	ret = usbdesc_parse_sysfs(s->descriptors, s->descriptors_len, dev);
+	if (ret) {
+		uas_probe_note(p, "descriptors (sysfs)", ret);
 		free(dev);
 		return;
 	}
-	if (!strcmp(sysfs_usb_get_root(), "/") && !uas_probe_libusb(p)) {
-		p->descriptors_from = "libusb";
+	uas_probe_desc_facts(dev, s->config, s->ifnum, &p->facts);
+	p->descriptors_from = "sysfs";
+	p->desc = dev;
+}
+
+/*
+ * The kernel's copy of the BOS (bos_descriptors: Linux 6.9; in 6.12, not
+ * in 6.1) and whether it enabled U1 and U2 (power/usb3_hardware_lpm_u1,
+ * _u2: in 5.10, shown only where the link can do LPM); world-readable,
+ * and saved trees have them too.
+ */
+static void uas_probe_bos_sysfs(struct uas_probe *p)
+{
+	char rel[160];
+	uint8_t *buf;
+	size_t len;
+
+	snprintf(rel, sizeof(rel), "/sys/bus/usb/devices/%s/bos_descriptors",
+		 p->sys.usb);
+	if (!sysfs_usb_read_file(rel, 65535, &buf, &len)) {
+		if (!usbdesc_parse_bos(buf, len, &p->bos)) {
+			p->have_bos = true;
+			p->bos_from = "sysfs";
+		}
+		free(buf);
+	}
+	snprintf(rel, sizeof(rel),
+		 "/sys/bus/usb/devices/%s/power/usb3_hardware_lpm_u1",
+		 p->sys.usb);
+	if (sysfs_usb_read_text(rel, p->lpm_u1, sizeof(p->lpm_u1)) < 0)
+		p->lpm_u1[0] = '\0';
+	snprintf(rel, sizeof(rel),
+		 "/sys/bus/usb/devices/%s/power/usb3_hardware_lpm_u2",
+		 p->sys.usb);
+	if (sysfs_usb_read_text(rel, p->lpm_u2, sizeof(p->lpm_u2)) < 0)
+		p->lpm_u2[0] = '\0';
+}
+
+static int uas_probe_libusb_errno(int err)
+{
+	switch (err) {
+	case LIBUSB_ERROR_ACCESS:
+		return -EACCES;
+	case LIBUSB_ERROR_NO_DEVICE:
+		return -ENODEV;
+	case LIBUSB_ERROR_NOT_FOUND:
+		return -ENOENT;
+	case LIBUSB_ERROR_NO_MEM:
+		return -ENOMEM;
+	case LIBUSB_ERROR_TIMEOUT:
+		return -ETIMEDOUT;
+	case LIBUSB_ERROR_PIPE:
+		return -EPIPE;
+	default:
+		return -EIO;
+	}
+}
+
+/* The libusb device at bus and port path @usb ("2-1.4"), or NULL */
+static libusb_device *uas_probe_libusb_find(libusb_device **list, ssize_t n,
+					    const char *usb)
+{
+	char name[SYSFS_USB_NAME_MAX];
+	unsigned int uports[8];
+	uint8_t ports[8];
+	ssize_t i;
+	int np, k;
+
+	for (i = 0; i < n; i++) {
+		np = libusb_get_port_numbers(list[i], ports, 8);
+		if (np <= 0)
+			continue;
+		for (k = 0; k < np; k++)
+			uports[k] = ports[k];
+		uas_probe_port_name(name, sizeof(name),
+				    libusb_get_bus_number(list[i]), uports,
+				    (unsigned int)np);
+		if (!strcmp(name, usb))
+			return list[i];
+	}
+	return NULL;
+}
+
+/* GET_DESCRIPTOR(BOS): the 5-byte header for wTotalLength, then all */
+static void uas_probe_usbfs_bos(struct uas_probe *p, libusb_device_handle *h)
+{
+	uint8_t hdr[5], *buf;
+	uint16_t total;
+	int r;
+
+	r = libusb_get_descriptor(h, LIBUSB_DT_BOS, 0, hdr, sizeof(hdr));
+	if (r == LIBUSB_ERROR_PIPE)
+		return;		/* stalled: the device has no BOS */
+	if (r < (int)sizeof(hdr)) {
+		uas_probe_note(p, "BOS (usbfs)",
+			       r < 0 ? uas_probe_libusb_errno(r) : -EPROTO);
 		return;
 	}
-	uas_probe_note(p, "descriptors", s->descriptors_err);
+	total = (uint16_t)(hdr[2] | hdr[3] << 8);
+	if (total < sizeof(hdr))
+		total = sizeof(hdr);
+	buf = malloc(total);
+	if (!buf)
+		return;
+	r = libusb_get_descriptor(h, LIBUSB_DT_BOS, 0, buf, total);
+	if (r < 0) {
+		uas_probe_note(p, "BOS (usbfs)", uas_probe_libusb_errno(r));
+	} else if (!usbdesc_parse_bos(buf, (size_t)r, &p->bos)) {
+		p->have_bos = true;
+		p->bos_from = "usbfs";
+	}
+	free(buf);
+}
+
+static void uas_probe_usbfs_string(libusb_device_handle *h, uint8_t index,
+				   char *out)
+{
+	if (index && libusb_get_string_descriptor_ascii(h, index,
+			(unsigned char *)out, UAS_PROBE_STR_MAX) < 0)
+		out[0] = '\0';
+}
+
+/*
+ * Through usbfs (libusb), what sysfs does not keep: the BOS on kernels
+ * before 6.9, and the strings of every configuration and alternate
+ * setting (sysfs has only the active ones').  libusb_open() needs write
+ * access to /dev/bus/usb/BBB/DDD; without it, that is said.
+ */
+static void uas_probe_usbfs(struct uas_probe *p)
+{
+	libusb_context *ctx = NULL;
+	libusb_device **list = NULL;
+	libusb_device_handle *h;
+	libusb_device *dev;
+	char what[64];
+	unsigned int c, a;
+	ssize_t n;
+	int r;
+
+	r = libusb_init(&ctx);
+	if (r) {
+		uas_probe_note(p, "usbfs (libusb_init)",
+			       uas_probe_libusb_errno(r));
+		return;
+	}
+	n = libusb_get_device_list(ctx, &list);
+	dev = n > 0 ? uas_probe_libusb_find(list, n, p->sys.usb) : NULL;
+	if (!dev) {
+		uas_probe_note(p, "usbfs (libusb lists no such device)",
+			       -ENOENT);
+		goto out;
+	}
+	snprintf(what, sizeof(what), "usbfs /dev/bus/usb/%03u/%03u",
+		 libusb_get_bus_number(dev), libusb_get_device_address(dev));
+	r = libusb_open(dev, &h);
+	if (r) {
+		uas_probe_note(p, what, uas_probe_libusb_errno(r));
+		goto out;
+	}
+	if (!p->have_bos)
+		uas_probe_usbfs_bos(p, h);
+	for (c = 0; p->desc && c < p->desc->nconfigs; c++) {
+		const struct usbdesc_config *cf = &p->desc->configs[c];
+
+		uas_probe_usbfs_string(h, cf->string_index, p->config_str[c]);
+		for (a = 0; a < cf->nalts; a++)
+			uas_probe_usbfs_string(h, cf->alts[a].string_index,
+					       p->alt_str[c][a]);
+	}
+	p->strings_from = "usbfs";
+	libusb_close(h);
+out:
+	if (n >= 0)
+		libusb_free_device_list(list, 1);
+	libusb_exit(ctx);
 }
 
 static void uas_probe_quirks(struct uas_probe *p)
@@ -432,12 +506,14 @@ static void uas_probe_uas_driver(struct uas_probe *p)
 /**
  * uas_probe_iface() - facts and verdict for one interface
  * @iface: "2-1:1.0"
+ * @flags: UAS_PROBE_ASK_DEVICE, or 0
  * @p:     filled on success; free with uas_probe_free()
  *
  * Return: 0, -ENOENT if the interface does not exist or vanished while it
  * was read, other negative errno values from sysfs_usb_iface_read().
  */
-int uas_probe_iface(const char *iface, struct uas_probe *p)
+int uas_probe_iface(const char *iface, unsigned int flags,
+		    struct uas_probe *p)
 {
 	struct uas_facts *f;
 	int row, ret;
@@ -465,6 +541,9 @@ int uas_probe_iface(const char *iface, struct uas_probe *p)
 						DATATAB_BRIDGE_SOURCE);
 	}
 	uas_probe_descriptors(p);
+	uas_probe_bos_sysfs(p);
+	if ((flags & UAS_PROBE_ASK_DEVICE) && !strcmp(sysfs_usb_get_root(), "/"))
+		uas_probe_usbfs(p);
 	uas_probe_quirks(p);
 	uas_probe_hcd(p);
 	uas_probe_uas_driver(p);
@@ -486,8 +565,11 @@ int uas_probe_iface(const char *iface, struct uas_probe *p)
 
 void uas_probe_free(struct uas_probe *p)
 {
-	if (p)
-		sysfs_usb_iface_free(&p->sys);
+	if (!p)
+		return;
+	sysfs_usb_iface_free(&p->sys);
+	free(p->desc);
+	p->desc = NULL;
 }
 
 static json_object *uas_probe_str_or_null(const char *s)
@@ -534,10 +616,149 @@ static json_object *uas_probe_dev_json(const struct sysfs_usb_dev *d)
 	return o;
 }
 
+static const char *const uas_probe_ep_types[] = { "control", "isochronous",
+						  "bulk", "interrupt" };
+static const char *const uas_probe_pipes[] = { NULL, "command", "status",
+					       "data-in", "data-out" };
+
+/* "uas", "bot" or NULL: the transport an alternate setting offers */
+static const char *uas_probe_transport(const struct usbdesc_altsetting *a)
+{
+	if (usbdesc_altsetting_is_uas(a))
+		return "uas";
+	if (usbdesc_altsetting_is_mass_storage(a) &&
+	    a->protocol == USBDESC_PR_BULK)
+		return "bot";
+	return NULL;
+}
+
+static json_object *uas_probe_alt_json(const struct usbdesc_altsetting *a,
+				       const char *str)
+{
+	json_object *o = json_object_new_object(), *eps, *e;
+	unsigned int i;
+	char addr[8];
+
+	json_object_object_add(o, "interface", json_object_new_int(a->number));
+	json_object_object_add(o, "alt", json_object_new_int(a->alt));
+	json_object_object_add(o, "class", json_object_new_int(a->class));
+	json_object_object_add(o, "subclass",
+			       json_object_new_int(a->subclass));
+	json_object_object_add(o, "protocol",
+			       json_object_new_int(a->protocol));
+	json_object_object_add(o, "transport",
+			       uas_probe_str_or_null(uas_probe_transport(a)));
+	json_object_object_add(o, "string", uas_probe_str_or_null(str));
+	eps = json_object_new_array();
+	for (i = 0; i < a->nendpoints; i++) {
+		const struct usbdesc_endpoint *ep = &a->ep[i];
+
+		e = json_object_new_object();
+		snprintf(addr, sizeof(addr), "0x%02x", ep->address);
+		json_object_object_add(e, "address",
+				       json_object_new_string(addr));
+		json_object_object_add(e, "type", json_object_new_string(
+			uas_probe_ep_types[ep->attributes & 3]));
+		json_object_object_add(e, "max_packet",
+				       json_object_new_int(ep->max_packet));
+		json_object_object_add(e, "max_streams",
+				       json_object_new_int((int)ep->ss_max_streams));
+		json_object_object_add(e, "pipe", uas_probe_str_or_null(
+			ep->pipe_id ? uas_probe_pipes[ep->pipe_id] : NULL));
+		json_object_array_add(eps, e);
+	}
+	json_object_object_add(o, "endpoints", eps);
+	return o;
+}
+
+static json_object *uas_probe_bos_json(const struct uas_probe *p)
+{
+	static const char *const speeds[] = { "low", "full", "high", "super" };
+	const struct usbdesc_bos *b = &p->bos;
+	json_object *o, *sp;
+	unsigned int i;
+
+	if (!p->have_bos)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "from", json_object_new_string(p->bos_from));
+	json_object_object_add(o, "lpm", b->has_usb2_ext ?
+		json_object_new_boolean(b->usb2_ext_attributes &
+					USBDESC_USB2_EXT_LPM) : NULL);
+	json_object_object_add(o, "besl", b->has_usb2_ext ?
+		json_object_new_boolean(b->usb2_ext_attributes &
+					USBDESC_USB2_EXT_BESL) : NULL);
+	json_object_object_add(o, "superspeed",
+			       json_object_new_boolean(b->has_ss));
+	json_object_object_add(o, "u1_exit_lat_us", b->has_ss ?
+			       json_object_new_int(b->u1_exit_lat) : NULL);
+	json_object_object_add(o, "u2_exit_lat_us", b->has_ss ?
+			       json_object_new_int(b->u2_exit_lat) : NULL);
+	json_object_object_add(o, "ltm", b->has_ss ?
+		json_object_new_boolean(b->ss_attributes & USBDESC_SS_LTM) :
+		NULL);
+	sp = json_object_new_array();
+	for (i = 0; b->has_ss && i < 4; i++)
+		if (b->ss_speeds & (1u << i))
+			json_object_array_add(sp,
+				json_object_new_string(speeds[i]));
+	json_object_object_add(o, "speeds", sp);
+	json_object_object_add(o, "superspeed_plus",
+			       json_object_new_boolean(b->has_ssp));
+	return o;
+}
+
+/*
+ * "descriptors": every configuration and alternate setting, the BOS and
+ * what the kernel made of its U1/U2 (docs/uas.md)
+ */
+static json_object *uas_probe_descriptors_json(const struct uas_probe *p)
+{
+	json_object *o = json_object_new_object(), *cfgs, *c, *alts, *lpm;
+	bool ss = p->facts.speed_mbps >= 5000;
+	unsigned int i, j;
+
+	cfgs = json_object_new_array();
+	for (i = 0; p->desc && i < p->desc->nconfigs; i++) {
+		const struct usbdesc_config *cf = &p->desc->configs[i];
+
+		c = json_object_new_object();
+		json_object_object_add(c, "value",
+				       json_object_new_int(cf->value));
+		json_object_object_add(c, "active", json_object_new_boolean(
+					       cf->value == p->sys.config));
+		json_object_object_add(c, "max_power_ma", json_object_new_int(
+					       cf->max_power * (ss ? 8 : 2)));
+		json_object_object_add(c, "string",
+				       uas_probe_str_or_null(p->config_str[i]));
+		alts = json_object_new_array();
+		for (j = 0; j < cf->nalts; j++)
+			json_object_array_add(alts, uas_probe_alt_json(
+					&cf->alts[j], p->alt_str[i][j]));
+		json_object_object_add(c, "altsettings", alts);
+		json_object_array_add(cfgs, c);
+	}
+	json_object_object_add(o, "configurations", cfgs);
+	json_object_object_add(o, "strings_from",
+			       uas_probe_str_or_null(p->strings_from));
+	json_object_object_add(o, "bos", uas_probe_bos_json(p));
+	if (p->lpm_u1[0] || p->lpm_u2[0]) {
+		lpm = json_object_new_object();
+		json_object_object_add(lpm, "u1",
+				       uas_probe_str_or_null(p->lpm_u1));
+		json_object_object_add(lpm, "u2",
+				       uas_probe_str_or_null(p->lpm_u2));
+	} else {
+		lpm = NULL;
+	}
+	json_object_object_add(o, "usb3_lpm", lpm);
+	return o;
+}
+
 /**
  * uas_probe_to_json() - one interface as the object "usbtrail uas --json"
  * prints: usb, block, vid, pid, speed, driver, uas_capable, uas_active,
- * reason, detail, quirks, hcd (docs/uas.md describes each)
+ * reason, detail, descriptors, quirks, hcd (docs/uas.md describes each)
  *
  * Return: a new object the caller owns (json_object_put()), or NULL.
  */
@@ -592,6 +813,8 @@ json_object *uas_probe_to_json(const struct uas_probe *p)
 			json_object_new_string(p->unreadable[i]));
 	json_object_object_add(d, "unreadable", arr);
 	json_object_object_add(o, "detail", d);
+	json_object_object_add(o, "descriptors",
+			       uas_probe_descriptors_json(p));
 
 	arr = json_object_new_array();
 	for (i = 0; i < v->nquirks; i++) {
@@ -796,7 +1019,7 @@ json_object *uas_verdicts_json(int *err)
 	for (i = 0; i < sel->n; i++) {
 		struct uas_probe *p = calloc(1, sizeof(*p));
 
-		if (p && !uas_probe_iface(sel->names[i], p)) {
+		if (p && !uas_probe_iface(sel->names[i], 0, p)) {
 			json_object_array_add(arr, uas_probe_to_json(p));
 			uas_probe_free(p);
 		}

@@ -11,6 +11,10 @@
 #     (exit 1, clear message), and JSON validity.
 #   boot 2 (--quirk 46f4:0003:u): uas -> quirk-ignore-uas, source the
 #     kernel command line.
+#   Both on 6.1, where the BOS comes through usbfs (libusb); boot 3 is
+#   boot 1 on 6.12, where it comes from sysfs bos_descriptors.  In each,
+#   the BOS fields against the bytes a bare usbfs GET_DESCRIPTOR reads
+#   (tests/tools/utbos.c) and against hw/usb/desc.c.
 . "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || skip "python3 is needed to check the JSON"
@@ -37,3 +41,12 @@ tb --devices uas,bot,uas-hs --quirk 46f4:0003:u --timeout 300 -- \
 expect "$out/stdout.txt" '^guest-ok$'
 cat "$out/cmdline.txt"
 check cmdline
+
+out=$boot1/6.12
+mkdir -p "$out"
+tb --kernel 6.12 --devices uas,bot,uas-hs --timeout 300 -- \
+	sh /tests/uas-verdicts.sh boot >"$out/stdout.txt" 2>&1 ||
+	fail "guest command failed on 6.12 (exit $?)"
+expect "$out/stdout.txt" '^guest-ok$'
+[ -f "$out/bos-sysfs-UAS.bin" ] || fail "6.12 has no bos_descriptors"
+check boot

@@ -116,7 +116,7 @@ static void test_probe_fixtures(void **state)
 {
 	static const char *const keys[] = {
 		"usb", "block", "vid", "pid", "speed", "driver", "uas_capable",
-		"uas_active", "reason", "detail", "quirks", "hcd",
+		"uas_active", "reason", "detail", "descriptors", "quirks", "hcd",
 	};
 	struct uas_probe_sel *sel = calloc(1, sizeof(*sel));
 	struct uas_probe *p = calloc(1, sizeof(*p));
@@ -133,7 +133,7 @@ static void test_probe_fixtures(void **state)
 		assert_int_equal(uas_probe_select(NULL, 0, sel), 0);
 		assert_int_equal(sel->n, 1);
 		assert_string_equal(sel->names[0], c->iface);
-		assert_int_equal(uas_probe_iface(c->iface, p), 0);
+		assert_int_equal(uas_probe_iface(c->iface, 0, p), 0);
 		if (strcmp(uas_reason_name(p->verdict.reason), c->reason))
 			fail_msg("%s: reason %s, expected %s", c->name,
 				 uas_reason_name(p->verdict.reason), c->reason);
@@ -176,7 +176,7 @@ static void test_probe_details(void **state)
 	assert_non_null(p);
 
 	use_fixture("samsung-t5-param-quirk");
-	assert_int_equal(uas_probe_iface("4-1:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("4-1:1.0", 0, p), 0);
 	o = uas_probe_to_json(p);
 	assert_string_equal(jstr(o, "vid"), "04e8");
 	assert_string_equal(jstr(o, "pid"), "61f5");
@@ -195,16 +195,44 @@ static void test_probe_details(void **state)
 	json_object_put(o);
 	uas_probe_free(p);
 
+	/* every alt setting, from sysfs "descriptors"; the device not asked */
+	use_fixture("samsung-t5-param-quirk");
+	assert_int_equal(uas_probe_iface("4-1:1.0", 0, p), 0);
+	o = uas_probe_to_json(p);
+	{
+		json_object *d = jget(o, "descriptors"), *c, *a;
+
+		c = json_object_array_get_idx(jget(d, "configurations"), 0);
+		assert_int_equal(json_object_array_length(
+					 jget(d, "configurations")), 1);
+		assert_true(json_object_get_boolean(jget(c, "active")));
+		assert_int_equal(json_object_get_int(jget(c, "max_power_ma")),
+				 896);
+		assert_int_equal(json_object_array_length(
+					 jget(c, "altsettings")), 2);
+		a = json_object_array_get_idx(jget(c, "altsettings"), 0);
+		assert_string_equal(jstr(a, "transport"), "bot");
+		a = json_object_array_get_idx(jget(c, "altsettings"), 1);
+		assert_string_equal(jstr(a, "transport"), "uas");
+		assert_int_equal(json_object_get_int(jget(a, "alt")), 1);
+		assert_int_equal(json_object_array_length(
+					 jget(a, "endpoints")), 4);
+		assert_null(jget(d, "bos"));
+		assert_null(jget(d, "strings_from"));
+	}
+	json_object_put(o);
+	uas_probe_free(p);
+
 	/* the streams evidence names the PCI table */
 	use_fixture("t5-asm1042-no-streams");
-	assert_int_equal(uas_probe_iface("4-1:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("4-1:1.0", 0, p), 0);
 	assert_non_null(strstr(p->facts.hcd_streams_evidence, "1b21:1042"));
 	assert_non_null(strstr(p->verdict.detail, "XHCI_BROKEN_STREAMS"));
 	uas_probe_free(p);
 
 	/* built-in quirk names unusual_uas.h; the chain has the hub */
 	use_fixture("sandisk-55e8-builtin");
-	assert_int_equal(uas_probe_iface("2-1.4:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("2-1.4:1.0", 0, p), 0);
 	assert_string_equal(p->sys.hubs[0].name, "usb2");
 	assert_string_equal(p->sys.hubs[1].name, "2-1");
 	assert_int_equal(p->verdict.nquirks, 1);
@@ -213,7 +241,7 @@ static void test_probe_details(void **state)
 
 	/* VIA VL817: IGNORE_UAS from usb-storage's unusual_devs.h only */
 	use_fixture("vl817-devs-ignore-uas");
-	assert_int_equal(uas_probe_iface("2-2:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("2-2:1.0", 0, p), 0);
 	assert_false(p->facts.builtin_match);
 	assert_true(p->facts.devs_match);
 	assert_int_equal(p->verdict.nquirks, 1);
@@ -223,7 +251,7 @@ static void test_probe_details(void **state)
 
 	/* MaxPSASize 1 in debugfs: 4 entries, streams as the kernel says */
 	use_fixture("t5-platform-psa4");
-	assert_int_equal(uas_probe_iface("8-1:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("8-1:1.0", 0, p), 0);
 	assert_int_equal(p->facts.hcd_streams, UAS_YES);
 	assert_non_null(strstr(p->facts.hcd_streams_evidence,
 			       "MaxPSASize 1: 4 stream array entries"));
@@ -231,7 +259,7 @@ static void test_probe_details(void **state)
 
 	/* sysfs says "unknown": no speed in the JSON, not 0 */
 	use_fixture("t5-speed-unknown");
-	assert_int_equal(uas_probe_iface("4-1:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("4-1:1.0", 0, p), 0);
 	assert_int_equal(p->facts.speed_mbps, 0);
 	o = uas_probe_to_json(p);
 	assert_null(jget(o, "speed"));
@@ -242,7 +270,7 @@ static void test_probe_details(void **state)
 
 	/* what could not be read is said */
 	use_fixture("t5-no-descriptors");
-	assert_int_equal(uas_probe_iface("4-1:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("4-1:1.0", 0, p), 0);
 	assert_int_equal(p->nunreadable, 1);
 	assert_non_null(strstr(p->unreadable[0], "descriptors"));
 	o = uas_probe_to_json(p);
@@ -253,7 +281,7 @@ static void test_probe_details(void **state)
 
 	/* the ASMedia heuristic's next step is the override */
 	use_fixture("asm105x-maxpower36");
-	assert_int_equal(uas_probe_iface("8-1:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("8-1:1.0", 0, p), 0);
 	assert_non_null(strstr(p->verdict.next_step,
 			       "usb-storage.quirks=174c:55aa:"));
 	assert_string_equal(p->sys.hcd.driver, "xhci-hcd");
@@ -262,7 +290,7 @@ static void test_probe_details(void **state)
 
 	/* dwc2: sg evidence names the driver */
 	use_fixture("t5-dwc2-no-sg");
-	assert_int_equal(uas_probe_iface("1-1.2:1.0", p), 0);
+	assert_int_equal(uas_probe_iface("1-1.2:1.0", 0, p), 0);
 	assert_non_null(strstr(p->hcd_sg_evidence, "dwc2"));
 	assert_int_equal(p->facts.speed_mbps, 480);
 	uas_probe_free(p);
@@ -331,9 +359,9 @@ static void test_probe_vanished(void **state)
 	assert_int_equal(symlink("../../../devices/pci0000:00/0000:00:14.0/usb9/9-1/9-1:1.0",
 				 path), 0);
 	assert_int_equal(sysfs_usb_set_root(dir), 0);
-	assert_int_equal(uas_probe_iface("9-1:1.0", p), -ENOENT);
-	assert_int_equal(uas_probe_iface("9-2:1.0", p), -ENOENT);
-	assert_int_equal(uas_probe_iface("not-an-iface", p), -EINVAL);
+	assert_int_equal(uas_probe_iface("9-1:1.0", 0, p), -ENOENT);
+	assert_int_equal(uas_probe_iface("9-2:1.0", 0, p), -ENOENT);
+	assert_int_equal(uas_probe_iface("not-an-iface", 0, p), -EINVAL);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/sys/bus/usb/devices", dir);
 	rmdir(path);
@@ -406,6 +434,70 @@ static void test_verdicts_json(void **state)
 	json_object_put(a);
 }
 
+/*
+ * sysfs bos_descriptors (Linux 6.9) and power/usb3_hardware_lpm_u1/u2: the
+ * QEMU usb-uas tree (6.1, which has no bos_descriptors) in a copy, with
+ * the BOS the 6.12 guest's sysfs has for usb-uas added.
+ */
+static void test_probe_bos_sysfs(void **state)
+{
+	static const uint8_t bos[] = {
+		0x05, 0x0f, 0x16, 0x00, 0x02,
+		0x07, 0x10, 0x02, 0x02, 0x00, 0x00, 0x00,
+		0x0a, 0x10, 0x03, 0x00, 0x0c, 0x00, 0x02, 0x0a, 0x20, 0x00,
+	};
+	char tmp[] = "/tmp/test_uas_probe.XXXXXX", cmd[1024], path[1024];
+	struct uas_probe *p = calloc(1, sizeof(*p));
+	const char *dev = "root/sys/devices/pci0000:00/0000:00:04.0/usb2/2-1";
+	json_object *o, *b, *lpm;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cp -a %s/qemu-usb-uas/root %s/",
+		 FIXTURES, tmp);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/%s/bos_descriptors", tmp, dev);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(bos, 1, sizeof(bos), f), sizeof(bos));
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/%s/power", tmp, dev);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path),
+		 "%s/%s/power/usb3_hardware_lpm_u1", tmp, dev);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("enabled\n", f);
+	fclose(f);
+
+	snprintf(path, sizeof(path), "%s/root", tmp);
+	assert_int_equal(sysfs_usb_set_root(path), 0);
+	assert_int_equal(uas_probe_iface("2-1:1.0", UAS_PROBE_ASK_DEVICE, p),
+			 0);
+	/* not the live system: usbfs is not asked */
+	assert_null(p->strings_from);
+	o = uas_probe_to_json(p);
+	b = jget(jget(o, "descriptors"), "bos");
+	assert_non_null(b);
+	assert_string_equal(jstr(b, "from"), "sysfs");
+	assert_true(json_object_get_boolean(jget(b, "lpm")));
+	assert_int_equal(json_object_get_int(jget(b, "u1_exit_lat_us")), 10);
+	assert_int_equal(json_object_get_int(jget(b, "u2_exit_lat_us")), 32);
+	assert_int_equal(json_object_array_length(jget(b, "speeds")), 2);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+				    jget(b, "speeds"), 0)), "high");
+	lpm = jget(jget(o, "descriptors"), "usb3_lpm");
+	assert_string_equal(jstr(lpm, "u1"), "enabled");
+	assert_null(jget(lpm, "u2"));
+	json_object_put(o);
+	uas_probe_free(p);
+	free(p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -416,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_max_psa),
 		cmocka_unit_test_teardown(test_sysfs_helpers, teardown_root),
 		cmocka_unit_test_teardown(test_verdicts_json, teardown_root),
+		cmocka_unit_test_teardown(test_probe_bos_sysfs, teardown_root),
 	};
 
 	return cmocka_run_group_tests_name("uas_probe", tests, NULL, NULL);

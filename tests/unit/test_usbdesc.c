@@ -332,6 +332,135 @@ static void test_usbdesc_mutations(void **state)
 	free(d);
 }
 
+/*
+ * QEMU's BOS (hw/usb/desc.c, usb_desc_bos()): a USB 2.0 Extension with
+ * LPM, then SuperSpeed with U1 exit 10 us, U2 exit 32 us and the speeds
+ * the device has descriptors for, byte for byte as the guest of
+ * tests/testbed/20-uas-verdicts.sh reads it with a usbfs GET_DESCRIPTOR
+ * and, on 6.12, from sysfs bos_descriptors.  usb-storage has full, high
+ * and SuperSpeed descriptors (bFunctionalitySupport full), usb-uas only
+ * high and SuperSpeed.
+ */
+static const uint8_t qemu_bos[] = {		/* usb-storage */
+	0x05, 0x0f, 0x16, 0x00, 0x02,
+	0x07, 0x10, 0x02, 0x02, 0x00, 0x00, 0x00,
+	0x0a, 0x10, 0x03, 0x00, 0x0e, 0x00, 0x01, 0x0a, 0x20, 0x00,
+};
+static const uint8_t qemu_uas_bos[] = {		/* usb-uas */
+	0x05, 0x0f, 0x16, 0x00, 0x02,
+	0x07, 0x10, 0x02, 0x02, 0x00, 0x00, 0x00,
+	0x0a, 0x10, 0x03, 0x00, 0x0c, 0x00, 0x02, 0x0a, 0x20, 0x00,
+};
+
+/* QEMU's usb-uas names its configuration (iConfiguration 5), not its alt */
+static void test_usbdesc_qemu_strings(void **state)
+{
+	struct usbdesc_device *d;
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	buf = load_desc("qemu-usb-uas", "2-1", &len);
+	d = parse(buf, len, 0);
+	assert_int_equal(d->nconfigs, 1);
+	assert_int_equal(d->configs[0].string_index, 5);
+	assert_int_equal(d->configs[0].nalts, 1);
+	assert_int_equal(d->configs[0].alts[0].string_index, 0);
+	assert_true(usbdesc_altsetting_is_uas(&d->configs[0].alts[0]));
+	free(d);
+	free(buf);
+}
+
+static void test_usbdesc_bos_qemu(void **state)
+{
+	struct usbdesc_bos b;
+
+	(void)state;
+	assert_int_equal(usbdesc_parse_bos(qemu_bos, sizeof(qemu_bos), &b), 0);
+	assert_int_equal(b.total_length, 22);
+	assert_int_equal(b.num_caps, 2);
+	assert_int_equal(b.ncaps, 2);
+	assert_true(b.has_usb2_ext);
+	assert_int_equal(b.usb2_ext_attributes, USBDESC_USB2_EXT_LPM);
+	assert_true(b.has_ss);
+	assert_int_equal(b.ss_attributes & USBDESC_SS_LTM, 0);
+	assert_int_equal(b.ss_speeds, 0x0e);
+	assert_int_equal(b.ss_functionality, 1);
+	assert_int_equal(b.u1_exit_lat, 10);
+	assert_int_equal(b.u2_exit_lat, 32);
+	assert_false(b.has_ssp);
+	assert_false(b.has_container_id);
+
+	assert_int_equal(usbdesc_parse_bos(qemu_uas_bos, sizeof(qemu_uas_bos),
+					   &b), 0);
+	assert_int_equal(b.ncaps, 2);
+	assert_int_equal(b.usb2_ext_attributes, USBDESC_USB2_EXT_LPM);
+	assert_int_equal(b.ss_speeds, 0x0c);
+	assert_int_equal(b.ss_functionality, 2);
+	assert_int_equal(b.u1_exit_lat, 10);
+	assert_int_equal(b.u2_exit_lat, 32);
+}
+
+static void test_usbdesc_bos_damaged(void **state)
+{
+	uint8_t buf[64];
+	struct usbdesc_bos b;
+	size_t n;
+
+	(void)state;
+	/* every cut: the header alone or more, never read past the cut */
+	for (n = 0; n <= sizeof(qemu_bos); n++) {
+		int r = usbdesc_parse_bos(qemu_bos, n, &b);
+
+		assert_int_equal(r, n < 5 ? -EINVAL : 0);
+		if (r)
+			continue;
+		assert_int_equal(b.has_usb2_ext, n >= 12);
+		assert_int_equal(b.has_ss, n >= 22);
+	}
+	/* not a BOS */
+	memcpy(buf, qemu_bos, sizeof(qemu_bos));
+	buf[1] = 0x02;
+	assert_int_equal(usbdesc_parse_bos(buf, sizeof(qemu_bos), &b), -EINVAL);
+	/* wTotalLength ends it before the SuperSpeed capability */
+	memcpy(buf, qemu_bos, sizeof(qemu_bos));
+	buf[2] = 12;
+	assert_int_equal(usbdesc_parse_bos(buf, sizeof(qemu_bos), &b), 0);
+	assert_true(b.has_usb2_ext);
+	assert_false(b.has_ss);
+	/* so does bNumDeviceCaps */
+	memcpy(buf, qemu_bos, sizeof(qemu_bos));
+	buf[4] = 1;
+	assert_int_equal(usbdesc_parse_bos(buf, sizeof(qemu_bos), &b), 0);
+	assert_int_equal(b.ncaps, 1);
+	assert_false(b.has_ss);
+	/* a SuperSpeed capability too short for its latencies ends the walk */
+	memcpy(buf, qemu_bos, sizeof(qemu_bos));
+	buf[12] = 9;
+	assert_int_equal(usbdesc_parse_bos(buf, sizeof(qemu_bos), &b), 0);
+	assert_false(b.has_ss);
+	/* what is not a device capability is stepped over */
+	memcpy(buf, qemu_bos, sizeof(qemu_bos));
+	buf[6] = 0x30;
+	assert_int_equal(usbdesc_parse_bos(buf, sizeof(qemu_bos), &b), 0);
+	assert_false(b.has_usb2_ext);
+	assert_true(b.has_ss);
+	assert_int_equal(b.u2_exit_lat, 32);
+	/* a zero-length descriptor cannot loop */
+	memcpy(buf, qemu_bos, sizeof(qemu_bos));
+	buf[5] = 0;
+	assert_int_equal(usbdesc_parse_bos(buf, sizeof(qemu_bos), &b), 0);
+	assert_int_equal(b.ncaps, 0);
+	/* LTM, and the largest U2 exit latency USB 3.2 allows */
+	memcpy(buf, qemu_bos, sizeof(qemu_bos));
+	buf[15] = USBDESC_SS_LTM;
+	buf[20] = 0xff;
+	buf[21] = 0x07;
+	assert_int_equal(usbdesc_parse_bos(buf, sizeof(qemu_bos), &b), 0);
+	assert_true(b.ss_attributes & USBDESC_SS_LTM);
+	assert_int_equal(b.u2_exit_lat, 2047);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -344,6 +473,9 @@ int main(void)
 		cmocka_unit_test(test_usbdesc_pipe_rules),
 		cmocka_unit_test(test_usbdesc_limits),
 		cmocka_unit_test(test_usbdesc_mutations),
+		cmocka_unit_test(test_usbdesc_qemu_strings),
+		cmocka_unit_test(test_usbdesc_bos_qemu),
+		cmocka_unit_test(test_usbdesc_bos_damaged),
 	};
 
 	return cmocka_run_group_tests_name("usbdesc", tests, NULL, NULL);

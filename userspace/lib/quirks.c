@@ -88,13 +88,6 @@ static const struct quirks_flag_info quirks_flags[] = {
 
 #define QUIRKS_NFLAGS (sizeof(quirks_flags) / sizeof(quirks_flags[0]))
 
-const struct quirks_flag_info *quirks_flag_table(size_t *n)
-{
-	if (n)
-		*n = QUIRKS_NFLAGS;
-	return quirks_flags;
-}
-
 /* The description of one flag bit, or NULL if it is not one we know. */
 const struct quirks_flag_info *quirks_flag_info(unsigned long flag)
 {

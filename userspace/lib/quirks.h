@@ -65,7 +65,6 @@ struct quirks_flag_info {
 };
 
 const struct quirks_flag_info *quirks_flag_info(unsigned long flag);
-const struct quirks_flag_info *quirks_flag_table(size_t *n);
 unsigned long quirks_flag_from_name(const char *name);
 
 int quirks_param_lookup(const char *param, uint16_t vid, uint16_t pid,

@@ -130,6 +130,7 @@ int usbdesc_parse_config(const uint8_t *buf, size_t len,
 	out->value = buf[5];
 	out->attributes = buf[7];
 	out->max_power = buf[8];
+	out->string_index = buf[6];
 
 	total = out->total_length;
 	if (total > len)
@@ -165,6 +166,7 @@ int usbdesc_parse_config(const uint8_t *buf, size_t len,
 				alt->class = d[5];
 				alt->subclass = d[6];
 				alt->protocol = d[7];
+				alt->string_index = d[8];
 			}
 		} else if (d[1] == USBDESC_DT_ENDPOINT && dlen >= 7 && alt) {
 			if (alt->nendpoints == USBDESC_MAX_ENDPOINTS) {
@@ -222,6 +224,72 @@ int usbdesc_parse_sysfs(const uint8_t *buf, size_t len,
 		off += used;
 	}
 	*out = dev;
+	return 0;
+}
+
+/**
+ * usbdesc_parse_bos() - parse a Binary Object Store and its capabilities
+ * @buf: the BOS descriptor and the device capability descriptors after it
+ * @len: bytes in @buf
+ * @out: filled on success
+ *
+ * As usb_get_bos_descriptor() (drivers/usb/core/config.c): the walk ends
+ * after bNumDeviceCaps, at wTotalLength or the end of @buf, at a
+ * descriptor that does not fit, and at a known capability shorter than
+ * its type needs; one that is not a device capability is skipped.
+ *
+ * Return: 0, or -EINVAL if @buf does not start with a BOS descriptor.
+ */
+int usbdesc_parse_bos(const uint8_t *buf, size_t len, struct usbdesc_bos *out)
+{
+	size_t total, off;
+
+	if (!buf || !out || len < 5 || buf[0] < 5 || buf[1] != USBDESC_DT_BOS)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->total_length = usbdesc_le16(buf + 2);
+	out->num_caps = buf[4];
+	total = out->total_length < len ? out->total_length : len;
+	for (off = buf[0]; off + 3 <= total && out->ncaps < out->num_caps;
+	     off += buf[off]) {
+		const uint8_t *d = buf + off;
+		uint8_t dlen = d[0];
+
+		if (dlen < 3 || dlen > total - off)
+			break;
+		if (d[1] != USBDESC_DT_DEVICE_CAPABILITY)
+			continue;
+		if ((d[2] == USBDESC_CAP_USB2_EXT && dlen < 7) ||
+		    (d[2] == USBDESC_CAP_SUPERSPEED && dlen < 10) ||
+		    (d[2] == USBDESC_CAP_SUPERSPEED_PLUS && dlen < 12) ||
+		    (d[2] == USBDESC_CAP_CONTAINER_ID && dlen < 20))
+			break;
+		out->ncaps++;
+		switch (d[2]) {
+		case USBDESC_CAP_USB2_EXT:
+			out->has_usb2_ext = true;
+			out->usb2_ext_attributes = (uint32_t)d[3] |
+				(uint32_t)d[4] << 8 | (uint32_t)d[5] << 16 |
+				(uint32_t)d[6] << 24;
+			break;
+		case USBDESC_CAP_SUPERSPEED:
+			out->has_ss = true;
+			out->ss_attributes = d[3];
+			out->ss_speeds = usbdesc_le16(d + 4);
+			out->ss_functionality = d[6];
+			out->u1_exit_lat = d[7];
+			out->u2_exit_lat = usbdesc_le16(d + 8);
+			break;
+		case USBDESC_CAP_SUPERSPEED_PLUS:
+			out->has_ssp = true;
+			break;
+		case USBDESC_CAP_CONTAINER_ID:
+			out->has_container_id = true;
+			break;
+		default:
+			break;
+		}
+	}
 	return 0;
 }
 

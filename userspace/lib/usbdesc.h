@@ -19,6 +19,8 @@
 #define USBDESC_DT_CONFIG		0x02
 #define USBDESC_DT_INTERFACE		0x04
 #define USBDESC_DT_ENDPOINT		0x05
+#define USBDESC_DT_BOS			0x0f	/* USB 3.2 9.6.2 */
+#define USBDESC_DT_DEVICE_CAPABILITY	0x10
 #define USBDESC_DT_PIPE_USAGE		0x24	/* UAS r1.0, 5.3.3.1 */
 #define USBDESC_DT_SS_EP_COMP		0x30
 
@@ -26,6 +28,18 @@
 #define USBDESC_SC_SCSI			0x06
 #define USBDESC_PR_BULK			0x50	/* Bulk-Only Transport */
 #define USBDESC_PR_UAS			0x62
+
+/* bDevCapabilityType (USB 3.2 table 9-14) */
+#define USBDESC_CAP_USB2_EXT		0x02
+#define USBDESC_CAP_SUPERSPEED		0x03
+#define USBDESC_CAP_CONTAINER_ID	0x04
+#define USBDESC_CAP_SUPERSPEED_PLUS	0x0a
+
+/* USB 2.0 Extension bmAttributes (USB 2.0 LPM ECN, table 9-13) */
+#define USBDESC_USB2_EXT_LPM		(1u << 1)
+#define USBDESC_USB2_EXT_BESL		(1u << 2)
+/* SuperSpeed capability bmAttributes */
+#define USBDESC_SS_LTM			(1u << 1)
 
 /* UAS pipe IDs (pipe-usage descriptor bPipeID), 1-based as on the wire. */
 #define USBDESC_PIPE_CMD		1
@@ -62,6 +76,7 @@ struct usbdesc_altsetting {
 	uint8_t alt;			/* bAlternateSetting */
 	uint8_t num_endpoints;		/* bNumEndpoints as declared */
 	uint8_t class, subclass, protocol;
+	uint8_t string_index;		/* iInterface */
 	unsigned int nendpoints;	/* endpoints parsed */
 	struct usbdesc_endpoint ep[USBDESC_MAX_ENDPOINTS];
 };
@@ -72,6 +87,7 @@ struct usbdesc_config {
 	uint8_t value;			/* bConfigurationValue */
 	uint8_t attributes;
 	uint8_t max_power;		/* bMaxPower, raw (2 or 8 mA units) */
+	uint8_t string_index;		/* iConfiguration */
 	unsigned int nalts;
 	struct usbdesc_altsetting alts[USBDESC_MAX_ALTS];
 	unsigned int truncated;		/* descriptors that did not fit */
@@ -86,6 +102,29 @@ struct usbdesc_device {
 	unsigned int nconfigs;		/* configurations parsed */
 	struct usbdesc_config configs[USBDESC_MAX_CONFIGS];
 };
+
+/*
+ * The Binary Object Store (GET_DESCRIPTOR(BOS), or sysfs bos_descriptors
+ * since Linux 6.9): the capabilities LPM depends on.  Exit latencies are
+ * the device's own, in microseconds, as usb_enable_lpm() reads them.
+ */
+struct usbdesc_bos {
+	uint16_t total_length;		/* wTotalLength */
+	uint8_t num_caps;		/* bNumDeviceCaps as declared */
+	unsigned int ncaps;		/* capabilities parsed */
+	bool has_usb2_ext;
+	uint32_t usb2_ext_attributes;	/* USBDESC_USB2_EXT_* */
+	bool has_ss;
+	uint8_t ss_attributes;		/* USBDESC_SS_LTM */
+	uint16_t ss_speeds;		/* wSpeedsSupported: bit 0 low .. 3 5G */
+	uint8_t ss_functionality;	/* bFunctionalitySupport */
+	uint8_t u1_exit_lat;		/* bU1DevExitLat, us (0..10) */
+	uint16_t u2_exit_lat;		/* wU2DevExitLat, us (0..2047) */
+	bool has_ssp;			/* SuperSpeedPlus (10/20 Gbit/s) */
+	bool has_container_id;
+};
+
+int usbdesc_parse_bos(const uint8_t *buf, size_t len, struct usbdesc_bos *out);
 
 int usbdesc_parse_device(const uint8_t *buf, size_t len,
 			 struct usbdesc_device *out);

@@ -10,10 +10,22 @@ boot)
 	usbtrail uas --json >/out/before.json 2>/out/before.err
 	echo $? >/out/before.rc
 	usbtrail uas >/out/before.txt 2>&1
-	# The emulated devices' raw descriptors, for the unit-test fixtures.
+	# The emulated devices' raw descriptors, for the unit-test fixtures;
+	# what the BOS and strings usbtrail shows are checked against: the
+	# BOS by a bare usbfs GET_DESCRIPTOR (tests/tools/utbos.c), and by
+	# sysfs where the kernel has bos_descriptors (6.9), the active
+	# configuration's string as the kernel keeps it.
 	for d in UAS BOT UAS_HS; do
 		eval "usb=\$TESTBED_${d}_USB"
-		cp "/sys/bus/usb/devices/$usb/descriptors" "/out/desc-$d.bin"
+		sys=/sys/bus/usb/devices/$usb
+		cp "$sys/descriptors" "/out/desc-$d.bin"
+		node=$(printf '/dev/bus/usb/%03d/%03d' "$(cat "$sys/busnum")" \
+			"$(cat "$sys/devnum")")
+		/tests/utbos "$node" >"/out/bos-$d.hex" 2>"/out/bos-$d.err"
+		[ -r "$sys/bos_descriptors" ] &&
+			cp "$sys/bos_descriptors" "/out/bos-sysfs-$d.bin"
+		cat "$sys/configuration" >"/out/config-$d.txt" 2>/dev/null
+		ls "$sys/power/" >"/out/power-$d.txt" 2>&1
 	done
 
 	# As a user: sysfs and the quirks parameter are world-readable,
@@ -24,8 +36,8 @@ boot)
 		>/out/user.json 2>/out/user.err
 	echo $? >/out/user.rc
 
-	# Descriptors unreadable to a user: said, or read through libusb
-	# (usbfs) instead when /dev/bus/usb allows it.
+	# Descriptors unreadable to a user: said; usbfs (libusb) cannot stand
+	# in, its Linux backend reads the same sysfs file.
 	chmod 000 "/sys/bus/usb/devices/$TESTBED_BOT_USB/descriptors"
 	su -s /bin/sh nobody -c 'usbtrail uas --json' \
 		>/out/user-nodesc.json 2>/out/user-nodesc.err
