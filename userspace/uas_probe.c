@@ -358,30 +358,13 @@ unsigned int uas_probe_max_psa(unsigned long hccparams1)
 	return 1u << (((hccparams1 >> 12) & 0xf) + 1);
 }
 
-static void uas_probe_hcd(struct uas_probe *p)
+/* Can the controller's driver do scatter-gather (data/hcd-drivers.tsv)? */
+static void uas_probe_hcd_sg(struct uas_probe *p)
 {
 	struct sysfs_usb_hcd *h = &p->sys.hcd;
 	struct uas_facts *f = &p->facts;
-	char rel[512], buf[4096], *line;
-	int row, drow;
 	const char *sg;
-	bool xhci;
-
-	snprintf(f->hcd_driver, sizeof(f->hcd_driver), "%s", h->driver);
-	if (h->is_pci) {
-		row = datatab_find_hex2(&datatab_hcd_pci, h->pci_vendor,
-					h->pci_device);
-		if (row >= 0) {
-			p->hcd_chip = datatab_cell(&datatab_hcd_pci,
-						   (unsigned int)row, 2);
-			p->hcd_chip_source = datatab_cell(&datatab_hcd_pci,
-						(unsigned int)row, 4);
-			snprintf(f->hcd_name, sizeof(f->hcd_name), "%s",
-				 p->hcd_chip);
-		}
-	} else {
-		row = -1;
-	}
+	int drow;
 
 	drow = datatab_find_str(&datatab_hcd_drivers, 0, h->driver);
 	sg = drow >= 0 ? datatab_cell(&datatab_hcd_drivers,
@@ -400,17 +383,20 @@ static void uas_probe_hcd(struct uas_probe *p)
 			 "sets sg_tablesize unless it uses local memory" :
 			 "sets sg_tablesize");
 	}
+}
 
-	xhci = !strncmp(h->driver, "xhci", 4);
-	if (!xhci) {
-		f->hcd_streams = UAS_NO;
-		snprintf(f->hcd_streams_evidence,
-			 sizeof(f->hcd_streams_evidence),
-			 "%s is not xHCI: no SuperSpeed, no streams",
-			 h->driver[0] ? h->driver : "the controller");
-		return;
-	}
-	/* Best evidence first: the kernel bound uas at SuperSpeed. */
+/*
+ * Does the xHCI do streams?  Best evidence first: uas bound at
+ * SuperSpeed, the quirks parameter, the chip's XHCI_BROKEN_STREAMS
+ * (row: its row of data/hcd-pci.tsv, -1), MaxPSASize from debugfs.
+ */
+static void uas_probe_hcd_streams(struct uas_probe *p, int row)
+{
+	struct sysfs_usb_hcd *h = &p->sys.hcd;
+	struct uas_facts *f = &p->facts;
+	char rel[512], buf[4096], *line;
+
+	/* the kernel bound uas at SuperSpeed */
 	if (!strcmp(p->sys.driver, "uas") && f->speed_mbps >= 5000) {
 		f->hcd_streams = UAS_YES;
 		snprintf(f->hcd_streams_evidence,
@@ -470,6 +456,37 @@ static void uas_probe_hcd(struct uas_probe *p)
 	f->hcd_streams = UAS_UNKNOWN;
 	snprintf(f->hcd_streams_evidence, sizeof(f->hcd_streams_evidence),
 		 "platform xHCI: quirks come from firmware, debugfs not readable");
+}
+
+static void uas_probe_hcd(struct uas_probe *p)
+{
+	struct sysfs_usb_hcd *h = &p->sys.hcd;
+	struct uas_facts *f = &p->facts;
+	int row = -1;
+
+	snprintf(f->hcd_driver, sizeof(f->hcd_driver), "%s", h->driver);
+	if (h->is_pci) {
+		row = datatab_find_hex2(&datatab_hcd_pci, h->pci_vendor,
+					h->pci_device);
+		if (row >= 0) {
+			p->hcd_chip = datatab_cell(&datatab_hcd_pci,
+						   (unsigned int)row, 2);
+			p->hcd_chip_source = datatab_cell(&datatab_hcd_pci,
+						(unsigned int)row, 4);
+			snprintf(f->hcd_name, sizeof(f->hcd_name), "%s",
+				 p->hcd_chip);
+		}
+	}
+	uas_probe_hcd_sg(p);
+	if (strncmp(h->driver, "xhci", 4)) {
+		f->hcd_streams = UAS_NO;
+		snprintf(f->hcd_streams_evidence,
+			 sizeof(f->hcd_streams_evidence),
+			 "%s is not xHCI: no SuperSpeed, no streams",
+			 h->driver[0] ? h->driver : "the controller");
+		return;
+	}
+	uas_probe_hcd_streams(p, row);
 }
 
 static void uas_probe_uas_driver(struct uas_probe *p)
@@ -762,31 +779,14 @@ static json_object *uas_probe_descriptors_json(const struct uas_probe *p)
  *
  * Return: a new object the caller owns (json_object_put()), or NULL.
  */
-json_object *uas_probe_to_json(const struct uas_probe *p)
+/* "detail": the verdict's words and the device's facts behind it */
+static json_object *uas_probe_detail_json(const struct uas_probe *p)
 {
 	const struct uas_verdict *v = &p->verdict;
 	const struct uas_facts *f = &p->facts;
-	json_object *o, *d, *q, *h, *chain, *arr;
+	json_object *d = json_object_new_object(), *arr;
 	unsigned int i;
 
-	o = json_object_new_object();
-	if (!o)
-		return NULL;
-	json_object_object_add(o, "usb", json_object_new_string(p->sys.usb));
-	json_object_object_add(o, "block", uas_probe_str_or_null(p->sys.block));
-	json_object_object_add(o, "vid", uas_probe_hex(f->vid));
-	json_object_object_add(o, "pid", uas_probe_hex(f->pid));
-	json_object_object_add(o, "speed", uas_probe_speed(p->sys.dev.speed,
-							     f->speed_mbps));
-	json_object_object_add(o, "driver", uas_probe_str_or_null(f->driver));
-	json_object_object_add(o, "uas_capable",
-			       json_object_new_boolean(v->uas_capable));
-	json_object_object_add(o, "uas_active",
-			       json_object_new_boolean(v->uas_active));
-	json_object_object_add(o, "reason",
-			       json_object_new_string(uas_reason_name(v->reason)));
-
-	d = json_object_new_object();
 	json_object_object_add(d, "interface",
 			       json_object_new_string(p->sys.iface));
 	json_object_object_add(d, "why", json_object_new_string(v->detail));
@@ -812,11 +812,17 @@ json_object *uas_probe_to_json(const struct uas_probe *p)
 		json_object_array_add(arr,
 			json_object_new_string(p->unreadable[i]));
 	json_object_object_add(d, "unreadable", arr);
-	json_object_object_add(o, "detail", d);
-	json_object_object_add(o, "descriptors",
-			       uas_probe_descriptors_json(p));
+	return d;
+}
 
-	arr = json_object_new_array();
+/* "quirks": each flag in force, where it comes from, what it does */
+static json_object *uas_probe_quirks_json(const struct uas_probe *p)
+{
+	const struct uas_verdict *v = &p->verdict;
+	const struct uas_facts *f = &p->facts;
+	json_object *arr = json_object_new_array(), *q;
+	unsigned int i;
+
 	for (i = 0; i < v->nquirks; i++) {
 		const struct quirks_flag_info *qi =
 			quirks_flag_info(v->quirks[i].flag);
@@ -837,9 +843,16 @@ json_object *uas_probe_to_json(const struct uas_probe *p)
 					       qi ? qi->effect : NULL));
 		json_object_array_add(arr, q);
 	}
-	json_object_object_add(o, "quirks", arr);
+	return arr;
+}
 
-	h = json_object_new_object();
+/* "hcd": the host controller, its chip, scatter-gather and streams */
+static json_object *uas_probe_hcd_json(const struct uas_probe *p)
+{
+	const struct uas_facts *f = &p->facts;
+	json_object *h = json_object_new_object(), *chain;
+	unsigned int i;
+
 	json_object_object_add(h, "bus", json_object_new_int(
 				       (int)p->sys.hcd.busnum));
 	json_object_object_add(h, "device",
@@ -870,7 +883,37 @@ json_object *uas_probe_to_json(const struct uas_probe *p)
 		json_object_array_add(chain,
 				      uas_probe_dev_json(&p->sys.hubs[i]));
 	json_object_object_add(h, "hubs", chain);
-	json_object_object_add(o, "hcd", h);
+	return h;
+}
+
+json_object *uas_probe_to_json(const struct uas_probe *p)
+{
+	const struct uas_verdict *v = &p->verdict;
+	const struct uas_facts *f = &p->facts;
+	json_object *o;
+
+	o = json_object_new_object();
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "usb", json_object_new_string(p->sys.usb));
+	json_object_object_add(o, "block", uas_probe_str_or_null(p->sys.block));
+	json_object_object_add(o, "vid", uas_probe_hex(f->vid));
+	json_object_object_add(o, "pid", uas_probe_hex(f->pid));
+	json_object_object_add(o, "speed", uas_probe_speed(p->sys.dev.speed,
+							     f->speed_mbps));
+	json_object_object_add(o, "driver", uas_probe_str_or_null(f->driver));
+	json_object_object_add(o, "uas_capable",
+			       json_object_new_boolean(v->uas_capable));
+	json_object_object_add(o, "uas_active",
+			       json_object_new_boolean(v->uas_active));
+	json_object_object_add(o, "reason",
+			       json_object_new_string(uas_reason_name(v->reason)));
+
+	json_object_object_add(o, "detail", uas_probe_detail_json(p));
+	json_object_object_add(o, "descriptors",
+			       uas_probe_descriptors_json(p));
+	json_object_object_add(o, "quirks", uas_probe_quirks_json(p));
+	json_object_object_add(o, "hcd", uas_probe_hcd_json(p));
 	return o;
 }
 
