@@ -223,6 +223,12 @@ static void ut_format_urb(struct ut_out *o, const struct usbtrail_rec_urb *u)
 	ut_kv_u(o, " sgs=", u->num_sgs);
 }
 
+/*
+ * One record as a text line.  Over 100 lines on purpose: one case per
+ * record type of the ABI header, each a few key=value fields, so that a
+ * new type is one case here; the larger payloads have their own
+ * functions above.
+ */
 int ut_format(char *buf, size_t size, const struct usbtrail_record *rec)
 {
 	struct ut_out o = { buf, buf + (size ? size - 1 : 0) };
