@@ -13,6 +13,7 @@ boot)
 	# The emulated devices' raw descriptors, for the unit-test fixtures.
 	for d in UAS BOT UAS_HS; do
 		eval "usb=\$TESTBED_${d}_USB"
+		# shellcheck disable=SC2154 # usb: set by the eval above
 		cp "/sys/bus/usb/devices/$usb/descriptors" "/out/desc-$d.bin"
 	done
 
