@@ -5,6 +5,9 @@
 #   make                  build the usbtrail command (userspace/)
 #   make module [KDIR=]   build usbtrail.ko (default: the test bed's kernel)
 #   make check            install what is missing, build, run every test
+#   make check-fast       every test but the test bed's (no QEMU), the
+#                         fuzzers briefly
+#   make clang            the userspace built with clang -Werror
 #   make demo             the test bed reproduces a failure, usbtrail shows it
 #   make deps             install build/test dependencies (Debian 12, root)
 #   make install          the command and its man page into $(DESTDIR)$(PREFIX)
@@ -16,13 +19,23 @@ TESTBED_ABI ?= $(KABI_DEFAULT)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all usbtrail module module-clean testbed-build deps check check-fast \
-	demo bench-module bench-record bench-analyze install clean
+.PHONY: all usbtrail usbtrail-san clang module module-clean testbed-build \
+	deps check check-fast demo bench-module bench-record bench-analyze \
+	install clean
 
 all: usbtrail
 
 usbtrail:
 	$(MAKE) -C userspace
+
+# the command with ASan and UBSan, which the cli, corpus and host suites
+# run under make check and check-fast
+SAN_BIN := userspace/build-san/usbtrail
+usbtrail-san:
+	$(MAKE) -C userspace SANITIZE=1
+
+clang:
+	$(MAKE) -C userspace clang
 
 # Kbuild (the file beside this one) descends into module/.
 module:
@@ -47,16 +60,24 @@ testbed-build: usbtrail
 deps:
 	tools/deps.sh
 
-check: deps
-	$(MAKE) usbtrail
-	$(MAKE) -s -C userspace tools
-	tests/run
+# Builds, and the builds the tests make, use every core; one build
+# directory at a time (they share the generated build/gen/).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-# Unit and command-line tests only: no test bed.
+check: deps
+	$(MAKE) -j$(JOBS) usbtrail
+	$(MAKE) -j$(JOBS) usbtrail-san
+	$(MAKE) -s -j$(JOBS) -C userspace tools
+	MAKEFLAGS=-j$(JOBS) USBTRAIL=$(SAN_BIN) tests/run
+
+# Every test but the test bed's: unit tests, the command line and host
+# suites under ASan+UBSan, a clang build, the lints, the fuzzers for a few
+# seconds each.
 check-fast:
-	$(MAKE) usbtrail
-	$(MAKE) -s -C userspace tools
-	tests/run --no-testbed
+	$(MAKE) -j$(JOBS) usbtrail
+	$(MAKE) -j$(JOBS) usbtrail-san
+	$(MAKE) -s -j$(JOBS) -C userspace tools
+	MAKEFLAGS=-j$(JOBS) USBTRAIL=$(SAN_BIN) tests/run --no-testbed
 
 demo: deps
 	tools/demo

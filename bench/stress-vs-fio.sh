@@ -54,6 +54,7 @@ quartiles() {
 
 # fio_run NAME RW BS QD [extra]: prints MB/s (10^6) or IOPS for RW
 fio_run() {
+	# shellcheck disable=SC2086 # $5: fio options, split on purpose
 	fio --name="$1" --filename="$target" --rw="$2" --bs="$3" \
 		--iodepth="$4" --ioengine=io_uring --direct=1 --size="$size" \
 		--output-format=json ${5:-} >"$work/fio.json" 2>/dev/null
@@ -93,7 +94,7 @@ row() {
 }
 
 ut_seq() {
-	ut_run --size "$size" --block 1M --qd 4 $extra
+	ut_run --size "$size" --block 1M --qd 4 ${extra:+"$extra"}
 	ut_get write mbps >>"$work/sw.ut"
 	ut_get read mbps >>"$work/sr.ut"
 }
@@ -102,7 +103,7 @@ fio_seq() {
 	fio_run sr read 1M 4 "" mbps >>"$work/sr.fio"
 }
 ut_rand() {
-	ut_run --size "$size" --profile cdm --duration "$dur" $extra
+	ut_run --size "$size" --profile cdm --duration "$dur" ${extra:+"$extra"}
 	ut_get "4K QD32 Write" iops >>"$work/rw.ut"
 	ut_get "4K QD32 Read" iops >>"$work/rr.ut"
 }
@@ -115,7 +116,8 @@ fio_rand() {
 
 echo "| target | test | usbtrail (verifying) | fio | ratio | paired ratio | pairs Q1-Q3 |"
 echo "|---|---|---|---|---|---|---|"
-for t in ${*:-/dev/shm/usbtrail-bench.img}; do
+[ $# -gt 0 ] || set -- /dev/shm/usbtrail-bench.img
+for t in "$@"; do
 	if [ "$t" = loop ]; then
 		truncate -s "$size" "$loopdir/usbtrail-bench.img"
 		loop=$(losetup --find --show --direct-io=on \

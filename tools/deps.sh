@@ -42,7 +42,7 @@ test_pkgs="libcmocka-dev python3 qemu-system-x86 qemu-utils busybox-static
 	cpio xz-utils kmod sparse file procps dkms linux-source-6.1 fio
 	clang libclang-rt-14-dev jq tshark trace-cmd tcpdump chromium
 	systemd systemd-journal-remote sg3-utils gzip bzip2 zstd dos2unix
-	usb.ids"
+	usb.ids shellcheck"
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 
@@ -93,7 +93,7 @@ kernel_image() {
 	chmod 755 "$tmp"	# apt's _apt user downloads into it
 	(cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "linux-image-$abi" >/dev/null) ||
 		{ rm -rf "$tmp"; die "cannot download linux-image-$abi"; }
-	rm -rf "$kcache/$abi"
+	rm -rf "${kcache:?}/$abi"
 	mkdir -p "$kcache/$abi"
 	dpkg-deb -x "$tmp"/linux-image-*.deb "$kcache/$abi"
 	rm -rf "$tmp"
@@ -105,10 +105,10 @@ kernel_image() {
 	touch "$kcache/$abi/.complete"
 }
 
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046,SC2086 # lists of package names, split on purpose
 apt_install $(missing $build_pkgs)
 [ "$what" = "--build" ] && exit 0
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046,SC2086 # lists of package names, split on purpose
 apt_install $(missing $test_pkgs)
 
 # checkpatch.pl and its data files, from Debian's kernel source tarball
@@ -215,6 +215,7 @@ grep -v '^#' "$here/kernels.conf" | while read -r name abi suite; do
 	[ -n "$name" ] || continue
 	[ "$name" = default ] && continue
 	[ "$suite" = bookworm-backports ] && ensure_backports
+	# shellcheck disable=SC2046 # nothing, or one package name
 	apt_install $(missing "linux-headers-$abi")
 	kernel_image "$abi"
 done

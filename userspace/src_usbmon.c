@@ -27,7 +27,10 @@
 #define SRC_USBMON_DEVICE	"/dev/usbmon0"	/* bus 0: all buses */
 /*
  * 4 MiB holds about 2 s of a 5 Gbit/s disk's headers with 64 bytes of
- * data each; kernels before 6.? cap the ring at 1200 KiB (BUFF_MAX).
+ * data each.  mon_bin.c's BUFF_MAX capped the ring at 1200 KiB until
+ * 6.18 (368ed48a5ef5 "usb: mon: Increase BUFF_MAX to 64 MiB to support
+ * multi-MB URBs", in the 5.4 to 6.12 stable series since December 2025):
+ * an older kernel refuses 4 MiB, and gets SRC_USBMON_RING_OLD.
  */
 #define SRC_USBMON_RING		(4u << 20)
 #define SRC_USBMON_RING_OLD	(1200u << 10)

@@ -18,7 +18,7 @@ for c in $cmds; do
 	grep -q "^\.SS $c\$" "$top/man/usbtrail.1" ||
 		fail "man/usbtrail.1 has no section for '$c'"
 done
-echo "ok: the man page covers: $(echo $cmds | tr '\n' ' ')"
+echo "ok: the man page covers: $(echo "$cmds" | tr '\n' ' ')"
 
 make -s -C "$top" install DESTDIR="$work/root" PREFIX=/usr >/dev/null ||
 	fail "make install failed"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 # Sourced by the host tests: usbtrail on files (and loop devices) of this
 # machine, no guest.  Each test exits 0 (pass), 77 (skip) or 1 (fail).
 
@@ -27,6 +28,7 @@ skip() {
 stress() {
 	echo "+ usbtrail stress $*"
 	"$bin" stress "$@" >"$out/last.out" 2>"$out/last.err"
+	# shellcheck disable=SC2034 # read by the tests after stress()
 	rc=$?
 	sed 's/^/  /' "$out/last.err" | tail -n 5
 	return 0

@@ -14,17 +14,27 @@ n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; echo "$2" | sed 's/^/# /'; }
 
-if ! make -s -C "$u" $(cd "$u" && ls lib/*.c | sed "s|lib/\(.*\)\.c|${1:-build}/lib/\1.o|") \
-	$(cd "$u" && ls *.c | grep -v '^main\.c$' | sed "s|\(.*\)\.c|${1:-build}/\1.o|") \
-	>/dev/null 2>&1; then
+# the objects of lib/*.c and of the command's files but main.c, as make
+# targets; appo, the command's as paths: of the sources there are (not
+# what an older layout left in the build directory)
+targets='' appo=''
+for f in "$u"/lib/*.c; do
+	f=${f##*/}
+	targets="$targets ${1:-build}/lib/${f%.c}.o"
+done
+for f in "$u"/*.c; do
+	f=${f##*/}
+	[ "$f" = main.c ] && continue
+	targets="$targets ${1:-build}/${f%.c}.o"
+	appo="$appo $b/${f%.c}.o"
+done
+# shellcheck disable=SC2086 # a list of file names, split on purpose
+if ! make -s -C "$u" $targets >/dev/null 2>&1; then
 	echo "not ok 1 - build the objects"
 	echo "1..1"
 	exit 1
 fi
 libo=$(ls "$b"/lib/*.o)
-# the command's objects: of the sources there are (not what an older
-# layout left in the build directory)
-appo=$(cd "$u" && ls *.c | grep -v '^main\.c$' | sed "s|\(.*\)\.c|$b/\1.o|")
 
 opens='^(open|open64|__open_2|__open64_2|fopen|fopen64|freopen|fdopen|opendir|fdopendir|openat|openat64|__openat_2|creat|popen)$'
 bad=$(for o in $libo; do
@@ -38,6 +48,7 @@ else
 fi
 
 # what the command's objects define, against what lib/ needs
+# shellcheck disable=SC2086 # a list of file names, split on purpose
 nm -g --defined-only $appo 2>/dev/null | awk 'NF == 3 { print $3 }' |
 	sort -u >"$b/.app-defs"
 bad=$(for o in $libo; do

@@ -39,7 +39,7 @@ for f in "$top"/module/*.c "$top"/module/*.h "$top"/module/uapi/linux/*.h; do
 	result $? "checkpatch $(basename "$f")" "$tmp/cp.log"
 done
 
-grep -v '^#' "$top/tools/kernels.conf" | while read -r name abi suite; do
+grep -v '^#' "$top/tools/kernels.conf" | while read -r name abi _; do
 	[ -n "$name" ] && [ "$name" != default ] && echo "$abi"
 done >"$tmp/abis"
 while read -r abi; do

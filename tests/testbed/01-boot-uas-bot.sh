@@ -5,6 +5,7 @@
 # and uses none.  usbtrail and usbtrail.ko are in the guest and load.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas,bot --timeout 180 -- sh -c '
 	set -e
 	env | grep ^TESTBED_ | sort >/out/env.txt

@@ -4,6 +4,7 @@
 # 02/3A/00 and the kernel logs the I/O error at that sector.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault medium-not-present@10240 --timeout 180 -- sh -c '
 	dd if=/dev/zero of=$TESTBED_UAS bs=1M count=8 oflag=direct
 	echo "dd exit $?"

@@ -4,6 +4,7 @@
 # guest sees as an I/O error at that sector.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas,bot --fault io-error@4096:bot --timeout 180 -- sh -c '
 	dd if=/dev/zero of=$TESTBED_BOT bs=1M count=4 oflag=direct
 	echo "dd exit $?"

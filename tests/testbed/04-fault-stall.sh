@@ -4,6 +4,7 @@
 # the UAS error handling chain: abort, device reset, USB port reset.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault stall@2+8 --timeout 240 -- sh -c '
 	/tests/write-loop.sh $TESTBED_UAS 16 64
 	cat /sys/block/$(basename $TESTBED_UAS)/device/timeout >/out/timeout.txt

@@ -7,6 +7,7 @@
 # The disk image on tmpfs, as in 35-stress-dip: on the host's disk, its
 # writeback can slow the guest down after a few seconds of this (CI once
 # saw 110 MiB/s after the dip against 183 before).
+# shellcheck disable=SC2016 # expanded in the guest
 TMPDIR=/dev/shm tb --devices uas --fault dip@4+4 --timeout 240 -- sh -c '
 	/tests/write-loop.sh $TESTBED_UAS 13 128
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"

@@ -4,6 +4,7 @@
 # device enumerates and binds uas again with a new disk.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault unplug@2+3 --timeout 240 -- sh -c '
 	/tests/write-loop.sh $TESTBED_UAS 6 64
 	i=0

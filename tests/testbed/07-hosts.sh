@@ -4,6 +4,7 @@
 # BOT behind EHCI at 480 and behind UHCI at 12 Mbit/s.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas-hs,ehci,uhci --timeout 240 -- sh -c '
 	env | grep ^TESTBED_ | sort >/out/env.txt
 	for d in uas-hs ehci uhci; do

@@ -4,6 +4,7 @@
 # streams, and usbtrail.ko built for and loaded into that kernel.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --kernel 6.12 --devices uas,bot --timeout 180 -- sh -c '
 	set -e
 	uname -r >/out/uname.txt

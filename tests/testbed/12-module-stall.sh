@@ -4,6 +4,7 @@
 # device reset are recorded, in that order, with the disk they hit.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault stall@3+8 --timeout 240 -- sh -c '
 	insmod $USBTRAIL_KO || exit 1
 	basename $TESTBED_UAS >/out/disk.txt

@@ -6,6 +6,7 @@
 # though later records pushed it out of the dump's tail window.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault medium-not-present@10240 --timeout 240 -- sh -c '
 	insmod $USBTRAIL_KO panic_dump=32 || exit 1
 	basename $TESTBED_UAS >/out/disk.txt

@@ -6,6 +6,7 @@
 # odd sizes.  No oops, no warning, memory back where it started.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas,bot --fault unplug@8+3 --fault unplug@24+3 --timeout 400 -- sh -c '
 	meminfo() { sync; echo 3 >/proc/sys/vm/drop_caches; sleep 1;
 		awk "/^(MemFree|VmallocUsed):/ { printf \"%s %s \", \$1, \$2 }" /proc/meminfo; echo; }

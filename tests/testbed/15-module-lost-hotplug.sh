@@ -7,6 +7,7 @@
 # same device (same serial hash and port path, new device number).
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault unplug@6+3 --timeout 240 -- sh -c '
 	insmod $USBTRAIL_KO stream_kb=64 || exit 1
 	echo 200000 >/sys/kernel/debug/usbtrail/trigger
@@ -29,5 +30,5 @@ expect_order "$out/hotplug.txt" \
 	' usb-add bus=2 dev=[3-9] path=1 id=46f4:0003 speed=5 serial_hash='
 h1=$(sed -n 's/.* usb-remove .*serial_hash=\([0-9a-f]*\).*/\1/p' "$out/hotplug.txt" | head -n 1)
 h2=$(sed -n 's/.* usb-add .*serial_hash=\([0-9a-f]*\).*/\1/p' "$out/hotplug.txt" | head -n 1)
-[ -n "$h1" ] && [ "$h1" = "$h2" ] || fail "serial hashes differ: '$h1' '$h2'"
+{ [ -n "$h1" ] && [ "$h1" = "$h2" ]; } || fail "serial hashes differ: '$h1' '$h2'"
 echo "ok: the same device came back (serial hash $h1)"

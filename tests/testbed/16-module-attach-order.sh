@@ -5,6 +5,7 @@
 # it again (they come back), and records flow for the new disk.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --timeout 240 -- sh -c '
 	src() { sed -n "s/^sources=//p" /sys/kernel/debug/usbtrail/stats; }
 	insmod $USBTRAIL_KO || exit 1

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 sector=20480		# 10 MiB: the start of one of stress's 1 MiB writes
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault medium-not-present@$sector --timeout 300 -- sh -c '
 	usbtrail stress $TESTBED_UAS --destroy-data --size 32M --json \
 		>/out/stress.json 2>/out/stress.err

@@ -6,6 +6,7 @@
 # final read-back of the whole area is clean.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault unplug@2+3 --timeout 300 -- sh -c '
 	usbtrail stress $TESTBED_UAS --destroy-data --size 768M \
 		--on-error reopen --reopen-timeout 60 --json \

@@ -5,6 +5,7 @@
 # untouched: the filesystem still mounts afterwards.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --timeout 300 -- sh -c '
 	mke2fs -q $TESTBED_UAS || echo "mke2fs failed"
 	mkdir -p /mnt/uas

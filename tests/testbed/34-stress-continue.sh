@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 sector=8192		# 4 MiB: the start of one of stress's 1 MiB writes
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault io-error@$sector --timeout 300 -- sh -c '
 	usbtrail stress $TESTBED_UAS --destroy-data --size 16M \
 		--on-error continue --json >/out/stress.json 2>/out/stress.err

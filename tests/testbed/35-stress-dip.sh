@@ -10,6 +10,7 @@
 
 # The disk image on tmpfs: on the host's disk, its writeback slows the
 # guest down to about the dip's rate after a few seconds.
+# shellcheck disable=SC2016 # expanded in the guest
 TMPDIR=/dev/shm tb --devices uas --disk-size 2G --fault dip@2+2 \
 		--timeout 300 -- sh -c '
 	usbtrail stress $TESTBED_UAS --destroy-data --size 1536M \

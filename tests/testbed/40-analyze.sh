@@ -9,6 +9,7 @@
 
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault medium-not-present@10240 --fault stall@3+6 \
 	--timeout 240 -- sh -c '
 	/tests/write-loop.sh $TESTBED_UAS 12 64

@@ -10,6 +10,7 @@
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 
 rm -rf "$out/rec"
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault stall@8+8 --timeout 300 ${TB_KERNEL:+--kernel $TB_KERNEL} -- sh -c '
 	sh /tests/tracefs-vs-module.sh $TESTBED_UAS 22
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"

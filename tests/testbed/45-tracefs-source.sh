@@ -14,6 +14,7 @@ command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 # The source takes a few seconds to set up under TCG (instance, kprobes):
 # the stall begins once the writes surely have.
 rm -rf "$out/rec" "$out/rec-term"
+# shellcheck disable=SC2016 # expanded in the guest
 tb --devices uas --fault stall@8+8 --timeout 300 ${TB_KERNEL:+--kernel $TB_KERNEL} -- sh -c '
 	sh /tests/tracefs-source.sh $TESTBED_UAS 22
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
@@ -48,7 +49,7 @@ rec_tags=$(sed -n 's/.* eh-start kind=abort driver=uas .* tag=\([0-9]*\) .*/\1/p
 	"$out/records.txt" | tr '\n' ' ')
 log_tags=$(sed -n 's/.* tag#\([0-9]*\) uas_eh_abort_handler .*/\1/p' \
 	"$out/console.log" | tr '\n' ' ')
-[ -n "$rec_tags" ] && [ "$rec_tags" = "$log_tags" ] ||
+{ [ -n "$rec_tags" ] && [ "$rec_tags" = "$log_tags" ]; } ||
 	fail "aborted tags: records '$rec_tags', kernel log '$log_tags'"
 echo "ok: aborted tags $rec_tags as the kernel log says"
 # the device reset resets the USB device: xHCI's Reset Device command (17)

@@ -9,6 +9,7 @@
 command -v jq >/dev/null || skip "jq is not installed"
 [ -x /lib/systemd/systemd-journald ] || skip "no systemd-journald to pack"
 
+# shellcheck disable=SC2016 # expanded in the guest
 tb --journald --devices uas --fault medium-not-present@10240 --timeout 240 \
 	-- sh -c 'sh /tests/journal.sh $TESTBED_UAS; basename $TESTBED_UAS >/out/disk.txt' \
 	>"$out/stdout.txt" 2>&1 || fail "guest command failed"

@@ -16,7 +16,7 @@ rep=$d/rec/report.txt
 [ -s "$d/rec/report.html" ] || fail "no report.html"
 expect "$d/guest.txt" '^record exit 1$'	# stress saw the I/O error
 disk=$(jq -r '.uas[0].block' "$d/rec/meta.json")
-[ -n "$disk" ] && [ "$disk" != null ] || fail "meta.json names no disk"
+{ [ -n "$disk" ] && [ "$disk" != null ]; } || fail "meta.json names no disk"
 
 # The guest's wall clock comes from an RTC with whole seconds: line up its
 # boot clock with the host's faults.log instead, through the moment the
@@ -26,7 +26,7 @@ boot_to_host() {
 	gs=$(sed -n 's/^\[ *\([0-9.]*\)\] testbed: command start.*/\1/p' \
 		"$d/console.log" | head -n 1)
 	hs=$(head -n 1 "$d/faults.log" | cut -d' ' -f1)
-	[ -n "$gs" ] && [ -n "$hs" ] || fail "cannot line up the guest's clock"
+	{ [ -n "$gs" ] && [ -n "$hs" ]; } || fail "cannot line up the guest's clock"
 	hs=$(date -u -d "$(echo "$hs" | sed 's/Z$//; s/T/ /')" +%s.%N)
 	echo "$hs $gs" | awk '{ printf "%.6f", $1 - $2 }'
 }
@@ -78,7 +78,8 @@ expect "$rep" '^\* Command timeout, abort and reset chain'
 size=$(wc -c <"$d/bundle.tar.gz")
 [ "$size" -le 1048576 ] || fail "bundle.tar.gz is $size bytes, over 1 MiB"
 echo "ok: bundle.tar.gz is $size bytes"
-mkdir -p "$out/bundle" && tar -xzf "$d/bundle.tar.gz" -C "$out/bundle" ||
+{ mkdir -p "$out/bundle" &&
+	tar -xzf "$d/bundle.tar.gz" -C "$out/bundle"; } ||
 	fail "bundle.tar.gz does not unpack"
 cap=$(find "$out/bundle" -name capture.pcapng | head -n 1)
 [ -n "$cap" ] || fail "no capture.pcapng in the bundle"

@@ -16,7 +16,7 @@ tb --devices uas --fault medium-not-present@20480 --fault stall@4+8 \
 	fail "guest command failed"
 expect "$out/stdout.txt" 'record exit 1'	# stress saw the I/O error
 rec=$out/rec
-[ -s "$rec/events.jsonl" ] && [ -s "$rec/capture.pcapng" ] ||
+{ [ -s "$rec/events.jsonl" ] && [ -s "$rec/capture.pcapng" ]; } ||
 	fail "no recording in $rec"
 
 "$bin" report "$rec" --bundle "$out/bundle.tar.gz" >"$out/report.out" \

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
 # Sourced by the test-bed tests: run the guest, check what it left behind.
 # $TESTBED_OUT (set by tests/run) receives the logs of the run.
 

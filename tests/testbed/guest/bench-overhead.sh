@@ -23,7 +23,7 @@ setup() {
 	case $1 in
 	module*) insmod "$USBTRAIL_KO" ;;
 	ftrace*) echo 1024 >$t/buffer_size_kb
-		for e in $events; do echo 1 >$t/events/$e/enable; done
+		for e in $events; do echo 1 >"$t/events/$e/enable"; done
 		echo 1 >$t/tracing_on ;;
 	esac
 	case $1 in
@@ -38,11 +38,11 @@ setup() {
 
 teardown() {
 	case $1 in
-	*+reader) kill $reader; wait $reader 2>/dev/null ;;
+	*+reader) kill "$reader"; wait "$reader" 2>/dev/null ;;
 	esac
 	case $1 in
 	module*) rmmod usbtrail ;;
-	ftrace*) for e in $events; do echo 0 >$t/events/$e/enable; done
+	ftrace*) for e in $events; do echo 0 >"$t/events/$e/enable"; done
 		echo >$t/trace ;;
 	esac
 }

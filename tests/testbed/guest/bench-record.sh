@@ -21,7 +21,7 @@ events="-e xhci-hcd:xhci_handle_event -e xhci-hcd:xhci_handle_command
 configs="bare rec-module rec-tracefs"
 command -v trace-cmd >/dev/null && configs="$configs trace-cmd"
 insmod "$USBTRAIL_KO" || exit 1
-cd /tmp
+cd /tmp || exit 1
 
 start() {	# CONFIG
 	rm -rf /tmp/c /tmp/t.dat /tmp/time.txt
@@ -52,7 +52,7 @@ stop() {	# CONFIG -> "CPU EVENTS LOST USER SYS"
 		set -- $(cat "$s" 2>/dev/null)
 		[ "${4:-}" = "$pid" ] && kill -INT "$1"
 	done
-	wait $pid
+	wait "$pid"
 	cpu=$(awk '$1 == "user" || $1 == "sys" { s += $2 } END { print s + 0 }' \
 		/tmp/time.txt)
 	usr=$(awk '$1 == "user" { print $2 + 0 }' /tmp/time.txt)
@@ -74,11 +74,11 @@ stop() {	# CONFIG -> "CPU EVENTS LOST USER SYS"
 r=1
 while [ $r -le "$rounds" ]; do
 	for c in $configs; do
-		start $c
+		start "$c"
 		seq=$(/tests/utbench "$disk" seq 1048576 256)
 		rand=$(/tests/utbench "$disk" rand 4096 3000)
 		# not in $(...): wait needs the collector as its own child
-		stop $c >/tmp/res.txt
+		stop "$c" >/tmp/res.txt
 		echo "$c $r $seq $rand $(cat /tmp/res.txt)"
 	done
 	r=$((r + 1))

@@ -20,7 +20,6 @@ dd if=/dev/zero of=$TESTBED_UAS bs=4k count=$count oflag=direct 2>/dev/null
 t1=\$(cut -d' ' -f1 /proc/uptime)
 awk -v a="\$t0" -v b="\$t1" 'BEGIN { printf "%.2f", b - a }' >/tmp/wl.secs
 WL
-wl="sh /tmp/wl.sh"
 # tcpdump looks its user up (-Z root: it stays root): give it one
 grep -qs '^root:' /etc/passwd || echo 'root:x:0:0:root:/root:/bin/sh' >>/etc/passwd
 
@@ -57,14 +56,15 @@ for r in $(seq 1 "$rounds"); do
 	ev=$(echo "$m" | sed 's/.*"events":\([0-9]*\).*/\1/')
 	lost=$(echo "$m" | sed 's/.*"lost":\([0-9]*\).*/\1/')
 	echo "RESULT usbtrail-record $r $(cat /tmp/wl.secs) $(times_of /tmp/t.usbtrail) ${ev:-?} ${lost:-?}"
-	cp /tmp/rec/capture.pcapng /out/captures/usbtrail-record.$r.pcapng
+	cp /tmp/rec/capture.pcapng "/out/captures/usbtrail-record.$r.pcapng"
 
 	rm -rf /tmp/um && mkdir /tmp/um
 	time -p -o /tmp/t.utmon /tests/utmon --record /tmp/um --payload 64 \
 		-- sh /tmp/wl.sh >/dev/null 2>/tmp/utmon.err
+	# shellcheck disable=SC2046 # "EVENTS LOST", split on purpose
 	set -- $(sed -n 's/^utmon: usbmon events \([0-9]*\) lost \([0-9]*\).*/\1 \2/p' /tmp/utmon.err)
 	echo "RESULT usbmon-source $r $(cat /tmp/wl.secs) $(times_of /tmp/t.utmon) ${1:-?} ${2:-?}"
-	cp /tmp/um/capture.pcapng /out/captures/usbmon-source.$r.pcapng
+	cp /tmp/um/capture.pcapng "/out/captures/usbmon-source.$r.pcapng"
 
 	if [ -x "$B/tcpdump" ]; then
 		rm -f /tmp/td.pcap
@@ -75,12 +75,13 @@ for r in $(seq 1 "$rounds"); do
 		sleep 1
 		secs=$(workload)
 		sleep 1
+		# shellcheck disable=SC2046 # a list of pids
 		kill -INT $(pidof ld-linux-x86-64.so.2 tcpdump 2>/dev/null) 2>/dev/null
 		wait
 		cap=$(sed -n 's/^\([0-9]*\) packets captured.*/\1/p' /tmp/tcpdump.err)
 		drop=$(sed -n 's/^\([0-9]*\) packets dropped by kernel.*/\1/p' /tmp/tcpdump.err)
 		echo "RESULT tcpdump $r $secs $(times_of /tmp/t.tcpdump) ${cap:-?} ${drop:-?}"
-		cp /tmp/td.pcap /out/captures/tcpdump.$r.pcap
+		cp /tmp/td.pcap "/out/captures/tcpdump.$r.pcap"
 		[ -n "$cap" ] || sed 's/^/# tcpdump: /' /tmp/tcpdump.err
 	fi
 	if [ -x "$B/dumpcap" ]; then
@@ -92,12 +93,13 @@ for r in $(seq 1 "$rounds"); do
 		sleep 1
 		secs=$(workload)
 		sleep 1
+		# shellcheck disable=SC2046 # a list of pids
 		kill -INT $(pidof ld-linux-x86-64.so.2 dumpcap 2>/dev/null) 2>/dev/null
 		wait
 		cap=$(sed -n 's/.*Packets received\/dropped on interface .usbmon0.: \([0-9]*\)\/\([0-9]*\).*/\1/p' /tmp/dumpcap.err)
 		drop=$(sed -n 's/.*Packets received\/dropped on interface .usbmon0.: \([0-9]*\)\/\([0-9]*\).*/\2/p' /tmp/dumpcap.err)
 		echo "RESULT dumpcap $r $secs $(times_of /tmp/t.dumpcap) ${cap:-?} ${drop:-?}"
-		cp /tmp/dc.pcapng /out/captures/dumpcap.$r.pcapng
+		cp /tmp/dc.pcapng "/out/captures/dumpcap.$r.pcapng"
 		[ -n "$cap" ] || sed 's/^/# dumpcap: /' /tmp/dumpcap.err
 	fi
 done

@@ -17,7 +17,7 @@ I=$T/instances/fixture
 mkdir -p "$o/events"
 cp $T/events/header_page $T/events/header_event "$o/events/"
 for g in xhci-hcd scsi block; do
-	for e in $T/events/$g/*/; do
+	for e in "$T/events/$g"/*/; do
 		[ -f "$e/format" ] || continue
 		n=$(basename "$e")
 		mkdir -p "$o/events/$g/$n"
@@ -38,7 +38,7 @@ wait
 while read -r line; do
 	echo "$line" >>$T/dynamic_events 2>>"$o/kprobe-errors.txt"
 done <"$o/kprobes.txt"
-for e in $T/events/usbtrail_fx/*/; do
+for e in "$T"/events/usbtrail_fx/*/; do
 	[ -f "$e/format" ] || continue
 	mkdir -p "$o/events/kprobes/$(basename "$e")"
 	cp "$e/format" "$o/events/kprobes/$(basename "$e")/format"
@@ -71,7 +71,7 @@ kill $! 2>/dev/null
 wait
 echo 0 >$I/events/enable
 rmdir $I
-for e in $T/events/usbtrail_fx/*/; do
+for e in "$T"/events/usbtrail_fx/*/; do
 	[ -d "$e" ] && echo "-:usbtrail_fx/$(basename "$e")" >>$T/dynamic_events
 done
 ls -l "$o"

@@ -28,6 +28,7 @@ top >/out/top-before.txt
 ls $T/instances >/out/instances-before.txt
 cat $T/dynamic_events >/out/dynamic-before.txt
 
+# shellcheck disable=SC2016 # expanded by the inner sh
 usbtrail record --no-pcap --source tracefs -o /out/rec -- \
 	sh -c '/tests/write-loop.sh "$0" "$1" 64 >/out/loop.txt' \
 	"$disk" "$secs" >/out/record.out 2>/out/record.err

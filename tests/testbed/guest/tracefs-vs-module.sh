@@ -11,6 +11,7 @@ insmod "$USBTRAIL_KO" || exit 1
 basename "$disk" >/out/disk.txt
 /tests/utcat --idle 100000 >/out/module.txt &
 cat_pid=$!
+# shellcheck disable=SC2016 # expanded by the inner sh
 usbtrail record --no-pcap --source tracefs -o /out/rec -- \
 	sh -c '/tests/write-loop.sh "$0" "$1" 64 >/out/loop.txt' \
 	"$disk" "$secs" >/out/record.out 2>/out/record.err

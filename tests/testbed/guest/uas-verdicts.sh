@@ -17,6 +17,7 @@ boot)
 	# configuration's string as the kernel keeps it.
 	for d in UAS BOT UAS_HS; do
 		eval "usb=\$TESTBED_${d}_USB"
+		# shellcheck disable=SC2154 # usb: set by the eval above
 		sys=/sys/bus/usb/devices/$usb
 		cp "$sys/descriptors" "/out/desc-$d.bin"
 		node=$(printf '/dev/bus/usb/%03d/%03d' "$(cat "$sys/busnum")" \

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The command line of tools/testbed/run, and tools/kernels.conf."""
+
+import argparse
+import os
+import re
+
+from .config import DEVICES, ROOT, die
+from .faults import Fault
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="tools/testbed/run",
+        usage="%(prog)s [options] -- COMMAND [ARGS...]",
+        description="Boot the emulated USB test bed (QEMU, Debian's "
+        "kernel, real xhci/uas/usb-storage drivers) and run COMMAND as "
+        "root inside it once the enclosures are bound.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="""devices (--devices, comma-separated, default uas,bot):
+  uas      UAS enclosure on an xHCI SuperSpeed port (bulk streams)
+  bot      BOT enclosure (usb-storage) on xHCI
+  uas-hs   UAS enclosure behind an EHCI (USB 2.0, 480 Mbit/s) host
+  ehci     BOT disk behind an EHCI host (480 Mbit/s)
+  uhci     BOT disk behind a UHCI host (12 Mbit/s)
+In the guest: /dev/disk/testbed/NAME -> the disk, and $TESTBED_NAME
+(e.g. $TESTBED_UAS_HS=/dev/sdb), $TESTBED_NAME_USB, _DRIVER, _SPEED.
+
+faults (--fault, repeatable; DEVICE defaults to the first device):
+  medium-not-present@SECTOR[:DEVICE]  a write covering SECTOR fails with
+                                      ENOMEDIUM (sense 02/3A/00), once
+  io-error@SECTOR[:DEVICE]            every write covering SECTOR fails
+                                      with EIO (a bad sector; the guest
+                                      sees ABORTED COMMAND and retries)
+  stall@T+D[:DEVICE]   from T s after COMMAND starts, for D s, writes are
+                       throttled so commands time out (SCSI timeout of
+                       that disk set to 2 s): the abort/reset chain
+  dip@T+D[:DEVICE]     writes throttled to 25% of the rate of the second
+                       before T, for D s: a dip without errors
+  unplug@T+D[:DEVICE]  device_del at T, device_add again D s later
+Every fault is logged with its time to OUT/faults.log.
+
+exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
+    p.add_argument("--kernel", default="default",
+                   help="kernel from tools/kernels.conf: 6.1 (default) "
+                   "or 6.12, or an ABI name")
+    p.add_argument("--devices", default="uas,bot",
+                   help="comma-separated device list (default uas,bot)")
+    p.add_argument("--fault", action="append", default=[],
+                   metavar="SPEC", help="inject a fault (repeatable)")
+    p.add_argument("--quirk", action="append", default=[],
+                   metavar="VID:PID:FLAGS",
+                   help="boot with usb-storage.quirks=VID:PID:FLAGS")
+    p.add_argument("--append", action="append", default=[],
+                   metavar="ARGS", help="extra kernel command line")
+    p.add_argument("--out", metavar="DIR",
+                   help="host directory shared as /out in the guest; also "
+                   "gets console.log, qemu.log, qmp.log, faults.log "
+                   "(default: a temporary directory, kept on failure)")
+    p.add_argument("--timeout", type=float, default=300, metavar="SECONDS",
+                   help="kill the guest after this long (default 300)")
+    p.add_argument("--disk-size", default="1G", metavar="SIZE",
+                   help="size of each emulated disk (default 1G)")
+    p.add_argument("--memory", default="512M", help="guest memory")
+    p.add_argument("--kvm", action="store_true",
+                   help="use KVM when it works (falls back to TCG)")
+    p.add_argument("--no-build", action="store_true",
+                   help="do not run make for usbtrail and usbtrail.ko")
+    p.add_argument("--journald", action="store_true",
+                   help="pack systemd-journald and journalctl and start "
+                   "journald in the guest before COMMAND")
+    p.add_argument("command", nargs=argparse.REMAINDER)
+    a = p.parse_args(argv)
+    if a.command and a.command[0] == "--":
+        a.command = a.command[1:]
+    if not a.command:
+        p.error("no COMMAND given (put it after --)")
+    a.devices = [d for d in a.devices.split(",") if d]
+    if not a.devices:
+        p.error("--devices is empty")
+    for d in a.devices:
+        if d not in DEVICES:
+            p.error(f"unknown device '{d}' (known: {', '.join(DEVICES)})")
+    if len(set(a.devices)) != len(a.devices):
+        p.error("a device is named twice in --devices")
+    try:
+        a.faults = [Fault(s, a.devices) for s in a.fault]
+    except ValueError as e:
+        p.error(str(e))
+    for q in a.quirk:
+        if not re.match(r"^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}:[a-z]*$", q):
+            p.error(f"bad --quirk '{q}' (expected VID:PID:FLAGS, "
+                    "e.g. 46f4:0003:u)")
+    if a.timeout <= 0:
+        p.error("--timeout must be positive")
+    return a
+
+
+def kernel_abi(name):
+    with open(os.path.join(ROOT, "tools", "kernels.conf")) as f:
+        for line in f:
+            w = line.split()
+            if w and not w[0].startswith("#") and w[0] == name:
+                return w[1]
+    if re.match(r"^\d+\.\d+\.\S+-amd64$", name):
+        return name
+    die(f"unknown kernel '{name}' (see tools/kernels.conf)")

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Where the test bed's files are, what it emulates, how it exits."""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+HERE = os.path.join(ROOT, "tools", "testbed")
+KCACHE = os.environ.get("USBTRAIL_KCACHE", "/var/cache/usbtrail/kernels")
+
+EXIT_TIMEOUT = 124
+EXIT_TESTBED = 125
+
+# What each --devices name is: the host controller it hangs off, the QEMU
+# device, and the driver and speed the guest is expected to bind.
+DEVICES = {
+    "uas":    {"hc": "xhci", "kind": "uas"},
+    "bot":    {"hc": "xhci", "kind": "bot"},
+    "uas-hs": {"hc": "ehci", "kind": "uas"},
+    "ehci":   {"hc": "ehci", "kind": "bot"},
+    "uhci":   {"hc": "uhci", "kind": "bot"},
+}
+
+# Controller ids end in -hc: the enclosures "ehci" and "uhci" take the
+# plain names.
+CONTROLLERS = {
+    "xhci": ["-device", "qemu-xhci,id=xhci-hc"],
+    "ehci": ["-device", "usb-ehci,id=ehci-hc"],
+    "uhci": ["-device", "piix3-usb-uhci,id=uhci-hc"],
+}
+
+# Kernel modules the guest loads, in this order; their dependencies are
+# resolved from the kernel's modules.dep and loaded first.  ehci before
+# uhci, as the kernel asks; sd_mod before the storage drivers.
+GUEST_MODULES = [
+    "usbcore", "xhci-pci", "ehci-hcd", "ehci-pci", "uhci-hcd",
+    "scsi_mod", "sd_mod", "usb-storage", "uas", "usbmon",
+    "virtio_pci", "9pnet_virtio", "9p",
+    "crc32c_generic", "ext4",   # ext2 via ext4 (which wants crc32c):
+                                # tests mount a disk
+    "evdev", "uinput",          # /dev/input/event*, test keyboards
+]
+
+# Host programs packed into the guest when the host has them (benchmarks
+# compare usbtrail with them): tools/deps.sh installs them.
+HOST_PROGRAMS = ["trace-cmd"]
+
+
+def die(msg, status=2):
+    print(f"testbed: {msg}", file=sys.stderr)
+    sys.exit(status)
+
+
+def warn(msg):
+    print(f"testbed: {msg}", file=sys.stderr)

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""--fault SPEC: what each fault is, and the numbers it is driven with."""
+
+import re
+
+ERRNO_ENOMEDIUM = 123
+ERRNO_EIO = 5
+STALL_BPS = 64 * 1024           # a 1 MiB write takes 16 s: commands time out
+STALL_SCSI_TIMEOUT = 2          # seconds, set on the stalled disk
+# of the rate measured just before the dip: well below half, since that
+# second's rate can be above the recorder's median and a 100 ms interval
+# holds whole requests (at 40%, intervals of exactly half came and went)
+DIP_FRACTION = 0.25
+DIP_FLOOR_BPS = 256 * 1024      # never so low that commands time out
+
+
+FAULT_RE = re.compile(
+    r"^(?P<kind>medium-not-present|io-error|stall|dip|unplug)@"
+    r"(?P<arg>[0-9.+]+)(?::(?P<dev>[a-z-]+))?$")
+
+
+class Fault:
+    """One --fault SPEC: KIND@SECTOR[:DEVICE] or KIND@T+D[:DEVICE]."""
+
+    def __init__(self, spec, devices):
+        m = FAULT_RE.match(spec)
+        if not m:
+            raise ValueError(f"bad fault spec '{spec}' (see --help)")
+        self.spec = spec
+        self.kind = m.group("kind")
+        self.dev = m.group("dev") or devices[0]
+        if self.dev not in devices:
+            raise ValueError(f"fault '{spec}': no device '{self.dev}' "
+                             f"in --devices {','.join(devices)}")
+        arg = m.group("arg")
+        if self.kind in ("medium-not-present", "io-error"):
+            if not arg.isdigit():
+                raise ValueError(f"fault '{spec}': SECTOR must be a "
+                                 "number of 512-byte sectors")
+            self.sector = int(arg)
+        else:
+            t, plus, d = arg.partition("+")
+            try:
+                self.t, self.d = float(t), float(d)
+            except ValueError:
+                raise ValueError(f"fault '{spec}': expected T+D in seconds")
+            if not plus or self.t < 0 or self.d <= 0:
+                raise ValueError(f"fault '{spec}': expected T+D with "
+                                 "T >= 0 and D > 0")

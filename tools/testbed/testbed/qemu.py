@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""QEMU -device property sets of the test bed's enclosures."""
+
+from .config import DEVICES
+
+
+def device_qdevs(name, serial, port):
+    """QEMU -device property sets for enclosure `name` (for device_add too).
+
+    The root port is given explicitly, so that a replug after unplug
+    comes back on the same port (USB path), as a cable put back would.
+    """
+    hc = DEVICES[name]["hc"] + "-hc"
+    disk = {"werror": "report", "rerror": "report", "drive": f"{name}-top"}
+    if DEVICES[name]["kind"] == "uas":
+        return [{"driver": "usb-uas", "id": name, "bus": f"{hc}.0",
+                 "port": str(port), "serial": serial},
+                dict(disk, driver="scsi-hd", id=f"{name}-disk",
+                     bus=f"{name}.0", **{"scsi-id": 0, "lun": 0},
+                     serial=serial)]
+    return [dict(disk, driver="usb-storage", id=name, bus=f"{hc}.0",
+                 port=str(port), serial=serial)]
+
+
+def qdev_arg(props):
+    return ",".join(f"{k}={v}" for k, v in [("driver", props["driver"])] +
+                    [(k, v) for k, v in props.items() if k != "driver"])

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""testbed.args: tools/testbed/run's command line; testbed.qemu's
+-device property sets."""
+
+import contextlib
+import io
+import unittest
+
+from testbed.args import kernel_abi, parse_args
+from testbed.qemu import device_qdevs, qdev_arg
+
+
+class ParseArgsTest(unittest.TestCase):
+    def test_defaults(self):
+        a = parse_args(["--", "sh", "-c", "true"])
+        self.assertEqual(a.command, ["sh", "-c", "true"])
+        self.assertEqual(a.devices, ["uas", "bot"])
+        self.assertEqual((a.kernel, a.timeout, a.faults), ("default", 300, []))
+
+    def test_faults_on_the_devices(self):
+        a = parse_args(["--devices", "bot,uas", "--fault", "stall@1+2",
+                        "--fault", "io-error@8:uas", "--", "x"])
+        self.assertEqual([(f.kind, f.dev) for f in a.faults],
+                         [("stall", "bot"), ("io-error", "uas")])
+
+    def assertUsage(self, argv, words):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), \
+                self.assertRaises(SystemExit) as cm:
+            parse_args(argv)
+        self.assertEqual(cm.exception.code, 2)
+        self.assertIn(words, err.getvalue())
+
+    def test_usage_errors(self):
+        self.assertUsage([], "no COMMAND given")
+        self.assertUsage(["--"], "no COMMAND given")
+        self.assertUsage(["--devices", ",", "--", "x"], "--devices is empty")
+        self.assertUsage(["--devices", "usb3", "--", "x"],
+                         "unknown device 'usb3'")
+        self.assertUsage(["--devices", "uas,uas", "--", "x"], "named twice")
+        self.assertUsage(["--fault", "stall@1", "--", "x"], "T+D")
+        self.assertUsage(["--quirk", "46f4:3:u", "--", "x"], "bad --quirk")
+        self.assertUsage(["--timeout", "0", "--", "x"], "must be positive")
+
+    def test_kernels_conf(self):
+        abi = kernel_abi("default")
+        self.assertRegex(abi, r"^\d+\.\d+\.\S+-amd64$")
+        self.assertEqual(kernel_abi("6.1.0-99-amd64"), "6.1.0-99-amd64")
+        with contextlib.redirect_stderr(io.StringIO()), \
+                self.assertRaises(SystemExit):
+            kernel_abi("4.19")
+
+
+class QdevTest(unittest.TestCase):
+    def test_uas_is_two_devices(self):
+        q = device_qdevs("uas", "usbtrail-uas", 1)
+        self.assertEqual([p["driver"] for p in q], ["usb-uas", "scsi-hd"])
+        self.assertEqual(q[0]["bus"], "xhci-hc.0")
+        self.assertEqual(q[1]["bus"], "uas.0")
+        self.assertEqual(q[1]["drive"], "uas-top")
+
+    def test_bot_on_its_port(self):
+        (q,) = device_qdevs("ehci", "usbtrail-ehci", 2)
+        self.assertEqual(qdev_arg(q),
+                         "driver=usb-storage,werror=report,rerror=report,"
+                         "drive=ehci-top,id=ehci,bus=ehci-hc.0,port=2,"
+                         "serial=usbtrail-ehci")
+
+
+if __name__ == "__main__":
+    unittest.main()
