@@ -1885,8 +1885,8 @@ static void classify_row_device(struct classify *c, struct classify_who *w,
  * ("Unhandled sense code", uas_zap_pending)
  */
 static void classify_on_failed(struct classify *c, const struct kmsg_record *rec,
-                               uint64_t ref, struct classify_who *w,
-                               const char *msg, const struct kmsgtab_row *row,
+			       uint64_t ref, struct classify_who *w,
+			       const char *msg, const struct kmsgtab_row *row,
 			       const struct kmsgtab_match *m)
 {
 	struct classify_held *h;
@@ -1912,8 +1912,8 @@ static void classify_on_failed(struct classify *c, const struct kmsg_record *rec
 
 /* Data lost on a partition: the failed command's, or an fs-error's */
 static void classify_on_lost(struct classify *c, const struct kmsg_record *rec,
-                             uint64_t ref, struct classify_who *w,
-                             const char *msg, const struct kmsgtab_row *row,
+			     uint64_t ref, struct classify_who *w,
+			     const char *msg, const struct kmsgtab_row *row,
 			     const struct kmsgtab_match *m, char *part)
 {
 	struct classify_cmd_arg a = {
@@ -1938,8 +1938,8 @@ static void classify_on_lost(struct classify *c, const struct kmsg_record *rec,
 
 /* "N callbacks suppressed": counted in the incident they cut short */
 static void classify_on_suppressed(struct classify *c, const struct kmsg_record *rec,
-                                   uint64_t ref, struct classify_who *w,
-                                   const char *msg, const struct kmsgtab_row *row,
+				   uint64_t ref, struct classify_who *w,
+				   const char *msg, const struct kmsgtab_row *row,
 				   const struct kmsgtab_match *m)
 {
 	char func[CLASSIFY_DEV_MAX];
@@ -1962,8 +1962,8 @@ static void classify_on_suppressed(struct classify *c, const struct kmsg_record 
 
 /* A timeout: the next command of the chain's burst, or a new chain */
 static void classify_on_timeout(struct classify *c, const struct kmsg_record *rec,
-                                uint64_t ref, struct classify_who *w,
-                                const char *msg, const struct kmsgtab_row *row)
+				uint64_t ref, struct classify_who *w,
+				const char *msg, const struct kmsgtab_row *row)
 {
 	struct classify_held *h = classify_chain_timeout(c, w->disk);
 
@@ -1986,8 +1986,8 @@ static void classify_on_timeout(struct classify *c, const struct kmsg_record *re
  * next timeout, implied when no line said it.
  */
 static void classify_on_abort(struct classify *c, const struct kmsg_record *rec,
-                              uint64_t ref, struct classify_who *w,
-                              const char *msg, const struct kmsgtab_row *row)
+			      uint64_t ref, struct classify_who *w,
+			      const char *msg, const struct kmsgtab_row *row)
 {
 	struct classify_held *h;
 
@@ -2009,8 +2009,8 @@ static void classify_on_abort(struct classify *c, const struct kmsg_record *rec,
 
 /* A reset: the SCSI handler's, or the USB reset it made (one incident) */
 static void classify_on_reset(struct classify *c, const struct kmsg_record *rec,
-                              uint64_t ref, struct classify_who *w,
-                              const char *msg, const struct kmsgtab_row *row,
+			      uint64_t ref, struct classify_who *w,
+			      const char *msg, const struct kmsgtab_row *row,
 			      const struct kmsgtab_match *m)
 {
 	struct classify_held *h;
@@ -2041,8 +2041,8 @@ static void classify_on_reset(struct classify *c, const struct kmsg_record *rec,
 
 /* An incident of its own (or a repeat of one held), its fields as said */
 static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
-                              uint64_t ref, struct classify_who *w,
-                              const char *msg, const struct kmsgtab_row *row,
+			      uint64_t ref, struct classify_who *w,
+			      const char *msg, const struct kmsgtab_row *row,
 			      const struct kmsgtab_match *m)
 {
 	struct classify_same_arg same = { row->kind, w->dev, NULL };
@@ -2109,8 +2109,8 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 }
 
 static void classify_incident_row(struct classify *c, const struct kmsg_record *rec,
-                                  uint64_t ref, struct classify_who *w,
-                                  const char *msg, const struct kmsgtab_row *row,
+				  uint64_t ref, struct classify_who *w,
+				  const char *msg, const struct kmsgtab_row *row,
 				  const struct kmsgtab_match *m)
 {
 	char part[CLASSIFY_DEV_MAX];

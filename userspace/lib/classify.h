@@ -67,10 +67,8 @@
 
 /* What a kind carries (the "carries" column) */
 enum {
-	CLASSIFY_C_CMD = 1 << 0,	/* a failed command: Result, CDB,
-					 * sector, lost blocks */
-	CLASSIFY_C_OPCODE = 1 << 1,	/* the command it acts on (opcode,
-					 * lba), no more of it */
+	CLASSIFY_C_CMD = 1 << 0,	/* a failed command: Result, CDB... */
+	CLASSIFY_C_OPCODE = 1 << 1,	/* the command it acts on: opcode */
 	CLASSIFY_C_SENSE = 1 << 2,	/* key, ASC, ASCQ */
 	CLASSIFY_C_INFO = 1 << 3,	/* sense's information field */
 	CLASSIFY_C_COMMANDS = 1 << 4,	/* count: commands failed alike */
