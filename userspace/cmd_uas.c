@@ -53,7 +53,8 @@ const char cmd_uas_help[] =
 "not be read is said.\n"
 "\n"
 "DEVICE is one of:\n"
-"  sdX, /dev/sdX    a SCSI disk\n"
+"  sdX, /dev/sdX    a SCSI disk; sdXN, /dev/sdXN: the disk of a partition\n"
+"  /dev/disk/by-id/..., by-path/..., by-uuid/...: the disk the link names\n"
 "  BUS-PORT[.PORT]  a USB port path as in /sys/bus/usb/devices, e.g. 2-1.4\n"
 "  VID:PID          vendor and product ID in hex, e.g. 174c:55aa\n"
 "\n"
@@ -71,6 +72,30 @@ enum {
 	CMD_UAS_OPT_JSON = 256,
 	CMD_UAS_OPT_ROOT,
 };
+
+/*
+ * A symbolic link such as /dev/disk/by-id/usb-...-part1: the name of the
+ * block device it leads to ("sdc1"), in buf; anything else as it is.
+ * Resolved on this machine, also with --root (udev's links are absolute
+ * or relative to /dev, not to a saved tree).
+ */
+static const char *cmd_uas_link_target(const char *arg, char *buf,
+				       size_t len)
+{
+	struct stat st;
+	char *real;
+	const char *base;
+
+	if (!strchr(arg, '/') || lstat(arg, &st) || !S_ISLNK(st.st_mode))
+		return arg;
+	real = realpath(arg, NULL);
+	if (!real)
+		return arg;
+	base = strrchr(real, '/');
+	snprintf(buf, len, "%s", base ? base + 1 : real);
+	free(real);
+	return buf;
+}
 
 static int cmd_uas_parse(int argc, char **argv, struct cmd_uas_opts *opts,
 			 bool *help)
@@ -110,9 +135,13 @@ static int cmd_uas_parse(int argc, char **argv, struct cmd_uas_opts *opts,
 				       "too many devices (at most %d)",
 				       CMD_UAS_MAX_DEVICES);
 	for (; optind < argc; optind++) {
-		if (devspec_parse(argv[optind], &opts->devices[opts->ndevices]))
+		char target[64];
+		const char *name = cmd_uas_link_target(argv[optind], target,
+						       sizeof(target));
+
+		if (devspec_parse(name, &opts->devices[opts->ndevices]))
 			return cli_usage_error(CMD_UAS_NAME,
-				"invalid device '%s': expected sdX, a USB port path such as 2-1.4, or VID:PID",
+				"invalid device '%s': expected sdX, a partition sdXN, a /dev/disk/by-* link to one, a USB port path such as 2-1.4, or VID:PID",
 				argv[optind]);
 		opts->ndevices++;
 	}

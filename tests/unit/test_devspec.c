@@ -25,6 +25,11 @@ static void test_devspec_disk(void **state)
 	assert_int_equal(devspec_parse("/dev/sdab", &d), 0);
 	assert_int_equal(d.kind, DEVSPEC_DISK);
 	assert_string_equal(d.disk, "sdab");
+	/* a partition names its disk: sysfs's link leads through it */
+	assert_int_equal(devspec_parse("sdc1", &d), 0);
+	assert_string_equal(d.disk, "sdc1");
+	assert_int_equal(devspec_parse("/dev/sdab12", &d), 0);
+	assert_string_equal(d.disk, "sdab12");
 }
 
 static void test_devspec_usb_path(void **state)
@@ -67,7 +72,7 @@ static void test_devspec_vid_pid(void **state)
 static void test_devspec_bad(void **state)
 {
 	static const char *const bad[] = {
-		"", "sd", "sda1", "sdA", "/dev/sd", "/dev/nvme0n1", "hda",
+		"", "sd", "sd1", "sda0", "sda1b", "sdA", "/dev/sd", "/dev/nvme0n1", "hda",
 		"sdabcdefghijklmn", "dev/sda",
 		"2", "2-", "-1", "0-1", "2-0", "02-1", "2-1.", "2-1..2",
 		"2-1.2.3.4.5.6.7", "2-256", "1000-1", "2-1:1.0", "2-1 ",

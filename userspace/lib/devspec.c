@@ -20,7 +20,7 @@
  */
 static int devspec_parse_disk(const char *s, struct devspec *out)
 {
-	size_t n;
+	size_t n, l, d;
 
 	if (!strncmp(s, "/dev/", 5))
 		s += 5;
@@ -29,7 +29,10 @@ static int devspec_parse_disk(const char *s, struct devspec *out)
 	n = strlen(s);
 	if (n < 3 || n > DEVSPEC_DISK_MAX)
 		return -EINVAL;
-	if (strspn(s + 2, "abcdefghijklmnopqrstuvwxyz") != n - 2)
+	/* sd's names: letters, then a partition's number (sdc1, sdab12) */
+	l = strspn(s + 2, "abcdefghijklmnopqrstuvwxyz");
+	d = strspn(s + 2 + l, "0123456789");
+	if (!l || 2 + l + d != n || (d && s[2 + l] == '0'))
 		return -EINVAL;
 
 	out->kind = DEVSPEC_DISK;
