@@ -3,7 +3,9 @@
 # usbtrail top-level Makefile.
 #
 #   make                  build the usbtrail command (userspace/)
-#   make module [KDIR=]   build usbtrail.ko (default: the test bed's kernel)
+#   make module [KDIR=]   build usbtrail.ko (default: the running kernel's
+#                         headers, /lib/modules/$(uname -r)/build)
+#   make module-testbed   build usbtrail.ko for the test bed's kernel
 #   make check            install what is missing, build, run every test
 #   make check-fast       every test but the test bed's (no QEMU), the
 #                         fuzzers briefly
@@ -13,13 +15,16 @@
 #   make install          the command and its man page into $(DESTDIR)$(PREFIX)
 
 KABI_DEFAULT := $(shell awk '$$1 == "default" { print $$2 }' tools/kernels.conf)
-KDIR ?= /usr/src/linux-headers-$(KABI_DEFAULT)
+# Kbuild's convention: the running kernel, as an external module is built
+KREL := $(shell uname -r)
+KDIR ?= /lib/modules/$(KREL)/build
 TESTBED_ABI ?= $(KABI_DEFAULT)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all usbtrail usbtrail-san clang module module-clean testbed-build \
+.PHONY: all usbtrail usbtrail-san clang module module-testbed module-clean \
+	testbed-build \
 	deps check check-fast demo bench-module bench-record bench-analyze \
 	install clean
 
@@ -39,9 +44,16 @@ clang:
 
 # Kbuild (the file beside this one) descends into module/.
 module:
-	@test -d "$(KDIR)" || { echo "make module: no kernel headers in" \
-		"$(KDIR): run tools/deps.sh or pass KDIR=" >&2; exit 1; }
+	@test -d "$(KDIR)" || { \
+		echo "make module: no kernel headers in $(KDIR)" >&2; \
+		echo "  for the running kernel: apt install linux-headers-$(KREL)" \
+			"(Debian, Ubuntu; elsewhere the distribution's kernel headers)" >&2; \
+		echo "  for another: make module KDIR=/path/to/its/build;" \
+			"for the test bed's: make module-testbed" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+module-testbed:
+	$(MAKE) module KDIR=/usr/src/linux-headers-$(KABI_DEFAULT)
 
 module-clean:
 	@test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
