@@ -64,7 +64,7 @@ KMOD_DIR := build/kmod/$(TESTBED_ABI)
 testbed-build: usbtrail
 	$(MAKE) -s -C userspace tools
 	@mkdir -p $(KMOD_DIR)/src
-	@cp -pr Kbuild module $(KMOD_DIR)/src/
+	@cp -pr Kbuild VERSION module $(KMOD_DIR)/src/
 	$(MAKE) -s -C /usr/src/linux-headers-$(TESTBED_ABI) \
 		M=$(CURDIR)/$(KMOD_DIR)/src modules
 	@cp -p $(KMOD_DIR)/src/module/usbtrail.ko $(KMOD_DIR)/usbtrail.ko

@@ -107,4 +107,4 @@ module_exit(ut_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("usbtrail developers");
 MODULE_DESCRIPTION("USB/xHCI/UAS fault tracer and flight recorder");
-MODULE_VERSION("0.2");
+MODULE_VERSION(USBTRAIL_VERSION);	/* VERSION, by module/Kbuild */

@@ -15,6 +15,9 @@
 #ifndef USBTRAIL_VERSION
 #error "USBTRAIL_VERSION must be set by the build (see userspace/Makefile)"
 #endif
+#ifndef USBTRAIL_GIT
+#define USBTRAIL_GIT	""
+#endif
 
 /* "usbtrail help [COMMAND]": help on stdout, as git does. */
 static int main_help(int argc, char **argv)
@@ -54,7 +57,10 @@ static int main_dispatch(int argc, char **argv)
 			cli_usage(stdout);
 			return CLI_EXIT_OK;
 		case 'V':
-			printf(CLI_PROG " %s\n", USBTRAIL_VERSION);
+			/* the release; the commit when built from git */
+			printf(CLI_PROG " %s%s%s%s\n", USBTRAIL_VERSION,
+			       USBTRAIL_GIT[0] ? " (git " : "", USBTRAIL_GIT,
+			       USBTRAIL_GIT[0] ? ")" : "");
 			return CLI_EXIT_OK;
 		default:
 			return cli_getopt_error(NULL, c, argv, optstring,

@@ -75,14 +75,15 @@ run_case() {
 	} >"$work/actual"
 }
 
-# --version: "usbtrail VERSION" on stdout, nothing on stderr, status 0.
-version_re='^usbtrail [0-9A-Za-z][0-9A-Za-z.+~_-]*$'
+# --version: "usbtrail VERSION[ (git COMMIT)]" on stdout, nothing on
+# stderr, status 0 (tests/host/16-version.sh checks VERSION itself).
+version_re='^usbtrail [0-9][0-9A-Za-z.+~_-]*( [(]git [0-9a-f][0-9a-z-]*[)])?$'
 for opt in --version -V; do
 	run_case version "$opt"
 	ok=1
 	if [ "$status" = 0 ] && [ ! -s "$work/stderr" ] &&
 	   [ "$(wc -l <"$work/stdout")" -eq 1 ] &&
-	   grep -q "$version_re" "$work/stdout"; then
+	   grep -Eq "$version_re" "$work/stdout"; then
 		ok=0
 	fi
 	report $ok "version $opt" "$work/actual"

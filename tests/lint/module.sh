@@ -45,7 +45,7 @@ done >"$tmp/abis"
 while read -r abi; do
 	src=$tmp/sparse-$abi
 	mkdir -p "$src"
-	cp -r "$top/Kbuild" "$top/module" "$src/"
+	cp -r "$top/Kbuild" "$top/VERSION" "$top/module" "$src/"
 	make -C "/usr/src/linux-headers-$abi" M="$src" C=2 modules \
 		>"$tmp/sparse.log" 2>&1
 	rc=$?
@@ -54,13 +54,18 @@ while read -r abi; do
 		rc=1
 	fi
 	result $rc "sparse and build for $abi" "$tmp/sparse.log"
+	# the module says the tree's one version (VERSION, via module/Kbuild)
+	modver=$(modinfo -F version "$src/module/usbtrail.ko" 2>&1)
+	[ "$modver" = "$(cat "$top/VERSION")" ]
+	result $? "usbtrail.ko for $abi is version $(cat "$top/VERSION") ($modver)"
 
 	dk=$tmp/dkms-$abi
-	mkdir -p "$dk/src/usbtrail-0.2" "$dk/tree"
-	cp -r "$top/Kbuild" "$top/Makefile" "$top/dkms.conf" "$top/module" \
-		"$top/tools" "$dk/src/usbtrail-0.2/"
+	ver=$(cat "$top/VERSION")
+	mkdir -p "$dk/src/usbtrail-$ver" "$dk/tree"
+	cp -r "$top/Kbuild" "$top/Makefile" "$top/VERSION" "$top/dkms.conf" \
+		"$top/module" "$top/tools" "$dk/src/usbtrail-$ver/"
 	dkms build --dkmstree "$dk/tree" --sourcetree "$dk/src" \
-		-m usbtrail -v 0.2 -k "$abi" >"$tmp/dkms.log" 2>&1
+		-m usbtrail -v "$ver" -k "$abi" >"$tmp/dkms.log" 2>&1
 	rc=$?
 	if [ $rc = 0 ] && ! find "$dk/tree" -name 'usbtrail.ko*' | grep -q .; then
 		rc=1

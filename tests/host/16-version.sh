@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# One version, in VERSION: the command prints it, and dkms.conf and the
+# man page carry the same (the module's is checked where it is built,
+# tests/lint/module.sh).
+. "$(dirname "$0")/lib.sh"
+
+ver=$(cat "$top/VERSION")
+case $ver in
+[0-9]*.[0-9]*) ;;
+*) fail "VERSION holds '$ver', not a version" ;;
+esac
+echo "ok: VERSION is $ver"
+
+got=$("$bin" --version)
+case $got in
+"usbtrail $ver" | "usbtrail $ver (git "*")") ;;
+*) fail "usbtrail --version says '$got', VERSION $ver" ;;
+esac
+echo "ok: usbtrail --version: $got"
+
+dk=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
+[ "$dk" = "$ver" ] || fail "dkms.conf's PACKAGE_VERSION is '$dk', VERSION $ver"
+echo "ok: dkms.conf PACKAGE_VERSION=$dk"
+
+th=$(grep '^\.TH ' "$top/man/usbtrail.1")
+case $th in
+*"\"usbtrail $ver\""*) ;;
+*) fail "man/usbtrail.1's .TH is '$th', VERSION $ver" ;;
+esac
+echo "ok: man/usbtrail.1: $th"
+
+grep -q 'MODULE_VERSION(USBTRAIL_VERSION)' "$top/module/ut_main.c" ||
+	fail "module/ut_main.c does not take its version from VERSION"
+echo "ok: the module's MODULE_VERSION comes from VERSION"
