@@ -11,6 +11,7 @@
  * takes bytes and never opens a file.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,7 +441,7 @@ const char *meta_str(struct json_object *meta, const char *k1,
 int meta_parse(const char *buf, size_t len, struct json_object **obj,
 	       struct meta_read *out)
 {
-	struct meta_read m = { 0 };
+	struct meta_read m = { .seconds = -1 };
 	struct json_tokener *tok;
 	struct json_object *o, *v;
 
@@ -467,6 +468,15 @@ int meta_parse(const char *buf, size_t len, struct json_object **obj,
 	if (v && json_object_is_type(v, json_type_int)) {
 		m.have_boot_to_real = true;
 		m.boot_to_real_ns = (uint64_t)json_object_get_int64(v);
+	}
+	/* written when the recording stops: how long it ran */
+	v = meta_get(o, "seconds");
+	if (v && (json_object_is_type(v, json_type_double) ||
+		  json_object_is_type(v, json_type_int))) {
+		double d = json_object_get_double(v);
+
+		if (isfinite(d) && d >= 0)
+			m.seconds = d;
 	}
 	*obj = o;
 	*out = m;

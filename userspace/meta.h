@@ -65,6 +65,7 @@ struct meta_read {
 	bool payload_set;		/* "payload_set" is true */
 	bool have_boot_to_real;
 	uint64_t boot_to_real_ns;	/* "boot_to_realtime_ns" */
+	double seconds;			/* "seconds" recorded; -1 if absent */
 };
 
 /*

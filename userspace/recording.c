@@ -24,6 +24,7 @@ void recording_init(struct recording *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->payload = -1;
+	r->seconds = -1;
 }
 
 void recording_free(struct recording *r)
@@ -44,6 +45,14 @@ const char *recording_meta_str(const struct recording *r, const char *k1,
 	return meta_str(r->meta, k1, k2);
 }
 
+double recording_seconds(const struct recording *r)
+{
+	if (r->seconds >= 0)
+		return r->seconds;
+	return r->t_last_ns > r->t_first_ns ?
+	       (double)(r->t_last_ns - r->t_first_ns) / 1e9 : 0;
+}
+
 int recording_parse_meta(struct recording *r, const char *buf, size_t len)
 {
 	struct json_object *o;
@@ -58,6 +67,7 @@ int recording_parse_meta(struct recording *r, const char *buf, size_t len)
 	if (m.have_payload)
 		r->payload = m.payload;
 	r->payload_set = m.payload_set;
+	r->seconds = m.seconds;
 	if (m.have_boot_to_real) {
 		r->boot_to_real_ns = m.boot_to_real_ns;
 		r->have_boot_to_real = true;

@@ -82,6 +82,7 @@ struct recording {
 	bool payload_set;		/* meta.json "payload_set": on purpose */
 	uint64_t boot_to_real_ns;
 	bool have_boot_to_real;
+	double seconds;			/* meta.json "seconds"; -1 unknown */
 
 	/* events other than trace, usbmon and sample, in file order */
 	struct ev *evs;
@@ -170,6 +171,12 @@ const char *recording_cc_name(unsigned int cc);
 const char *recording_cc_meaning(unsigned int cc);
 /* Not an error by data/xhci-cc.tsv: Success, Short Packet, Stopped*, ... */
 bool recording_cc_normal(unsigned int cc);
+
+/*
+ * How long the recording ran: meta.json's "seconds", written when it
+ * stopped; else (cut short) the span of the events read.
+ */
+double recording_seconds(const struct recording *r);
 
 /* meta.json string at a path of object keys ("kernel", "release"). */
 const char *recording_meta_str(const struct recording *r, const char *k1,

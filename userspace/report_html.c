@@ -643,8 +643,7 @@ int report_html_write(FILE *f, const struct recording *r,
 	fputs(", trace source ", f);
 	s = recording_meta_str(r, "trace_source", NULL);
 	report_html_esc(f, s ? s : "none");
-	fprintf(f, ", %.1f s recorded, stopped by ",
-		(double)(r->t_last_ns - r->t_first_ns) / 1e9);
+	fprintf(f, ", %.1f s recorded, stopped by ", recording_seconds(r));
 	s = recording_meta_str(r, "stopped_by", NULL);
 	report_html_esc(f, s ? s : "? (recording not complete)");
 	fprintf(f, ". <b>%zu incidents</b>.</p>\n", n);

@@ -267,8 +267,7 @@ int report_text_write(FILE *f, const struct recording *r,
 	s = recording_meta_str(r, "trace_source", NULL);
 	fprintf(f, ", trace source %s", s ? s : "none");
 	s = recording_meta_str(r, "stopped_by", NULL);
-	fprintf(f, ", %.1f s recorded, stopped by %s\n",
-		(double)(r->t_last_ns - r->t_first_ns) / 1e9,
+	fprintf(f, ", %.1f s recorded, stopped by %s\n", recording_seconds(r),
 		s ? s : "? (recording not complete)");
 	fprintf(f, "%" PRIu64 " lines: %zu kept events, %zu trace records, "
 		"%zu samples, %" PRIu64 " usbmon, %" PRIu64 " malformed "

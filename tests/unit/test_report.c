@@ -242,6 +242,8 @@ static void test_fixture_text(void **state)
 	char *s = write_to_string(report_text_write, r, false);
 
 	assert_non_null(strstr(s, "== Incidents (14)"));
+	/* meta.json's "seconds": 25.183, not the span of the events */
+	assert_non_null(strstr(s, ", 25.2 s recorded, stopped by command exit"));
 	assert_non_null(strstr(s, "02/3a/00 Not Ready: Medium not present"));
 	assert_non_null(strstr(s, "SEQ1M Q4T1"));
 	/* 226492416 bytes read in 2.149 s, written in 20.510 s */
@@ -385,6 +387,12 @@ static void test_malformed(void **state)
 					      "\"payload_set\":true}", 33), 0);
 	assert_int_equal(r.payload, 64);
 	assert_true(r.payload_set);
+	/* no "seconds" (cut short): the events' span, none here */
+	assert_true(recording_seconds(&r) == 0);
+	assert_int_equal(recording_parse_meta(&r, "{\"seconds\":5.0}", 15), 0);
+	assert_true(recording_seconds(&r) == 5.0);
+	assert_int_equal(recording_parse_meta(&r, "{\"seconds\":-1}", 14), 0);
+	assert_true(recording_seconds(&r) == 0);
 	recording_free(&r);
 }
 
