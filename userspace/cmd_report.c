@@ -47,7 +47,9 @@ const char cmd_report_help[] =
 "\n"
 "Options:\n"
 "  -o, --output FILE       write the HTML report to FILE (default:\n"
-"                          report.html in DIR)\n"
+"                          report.html in DIR) and the text report beside\n"
+"                          it (FILE.txt; report.txt in DIR); '-' writes\n"
+"                          the HTML to standard output and no text file\n"
 "      --bundle FILE       write the bug-report bundle (tar.gz) to FILE\n"
 "      --max-size N        keep the bundle under N bytes by trimming the\n"
 "                          capture around incidents first (64KiB to 4GiB,\n"
@@ -56,7 +58,8 @@ const char cmd_report_help[] =
 "                          replaced in the report and the bundle\n"
 "  -h, --help              show this help and exit\n"
 "\n"
-"N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n";
+"N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
+"The names of the files written are printed, one a line.\n";
 
 enum {
 	CMD_REPORT_OPT_BUNDLE = 256,
@@ -123,6 +126,11 @@ static int cmd_report_parse(int argc, char **argv,
 	if (!*opts->dir)
 		return cli_usage_error(CMD_REPORT_NAME,
 				       "DIR must not be empty");
+	/* the bundle holds the reports as files */
+	if (opts->html && !strcmp(opts->html, "-") && opts->bundle)
+		return cli_usage_error(CMD_REPORT_NAME,
+				       "--bundle needs the report in files: "
+				       "give -o FILE.html, not -o -");
 	return 0;
 }
 
@@ -177,6 +185,12 @@ static int cmd_report_write(const char *path, cmd_report_writer w,
 			return err;
 		text = out;
 		len = outlen;
+	}
+	if (!strcmp(path, "-")) {
+		/* standard output: no temporary file, every byte or an error */
+		err = util_write_all(STDOUT_FILENO, text, len, &off);
+		free(text);
+		return err;
 	}
 	if ((size_t)snprintf(cmd_report_tmp, sizeof(cmd_report_tmp),
 			     "%s.tmp.XXXXXX", path) >= sizeof(cmd_report_tmp)) {
@@ -255,6 +269,13 @@ int cmd_report_main(int argc, char **argv)
 
 	ro.dir = opts.dir;
 	ro.keep_serials = opts.keep_serials;
+	if (!strcmp(html, "-")) {
+		ret = cmd_report_write(html, report_html_write, &rec, &ro);
+		if (ret)
+			fprintf(stderr, "usbtrail report: standard output: %s\n",
+				strerror(-ret));
+		goto out;
+	}
 	ret = cmd_report_write(txt, report_text_write, &rec, &ro);
 	if (ret) {
 		fprintf(stderr, "usbtrail report: %s: %s\n", txt,

@@ -20,6 +20,25 @@ cp -r "$top/tests/fixtures/recordings/uas-medium-stall" "$rec"
 cp "$rec/report.html" "$rec/report.txt" "$out/"
 echo "ok: report.html ($(wc -c <"$rec/report.html") bytes) and report.txt"
 
+# -o -: the same HTML on standard output, no file named "-" or "-.txt",
+# and a full disk is an error, not a cut page
+find "$rec" | sort >"$out/ls-before.txt"
+"$bin" report "$rec" -o - >"$out/stdout.html" 2>"$out/stdout.err" ||
+	fail "report -o - failed: $(cat "$out/stdout.err")"
+cmp -s "$out/stdout.html" "$rec/report.html" ||
+	fail "report -o - differs from report.html"
+find "$rec" | sort | cmp -s - "$out/ls-before.txt" ||
+	fail "report -o - wrote into $rec: $(find "$rec" | sort |
+		diff "$out/ls-before.txt" - | tr '\n' ' ')"
+if [ -w /dev/full ]; then
+	if "$bin" report "$rec" -o - >/dev/full 2>"$out/full.err"; then
+		fail "report -o - >/dev/full succeeded"
+	fi
+	grep -q "No space left" "$out/full.err" ||
+		fail "report -o - >/dev/full: $(cat "$out/full.err")"
+fi
+echo "ok: report -o - writes the HTML to standard output and no file"
+
 # A proxy that answers 404 to everything and logs what it was asked:
 # every request Chromium makes goes there (loopback included).
 cat >"$work/proxy.py" <<'PY'
