@@ -394,10 +394,15 @@ static void report_html_throughput(FILE *f, const struct recording *r,
 			(double)d->read_bytes / 1e6);
 		report_html_plot(f, r, d, idx, n);
 	}
-	if (!any) {
-		fputs("<p>No throughput samples; incidents only.</p>\n", f);
-		report_html_plot(f, r, NULL, idx, n);
-	}
+	/*
+	 * Without samples there is no time axis worth drawing (it ran from
+	 * the first incident back to an unknown start): the incidents are
+	 * in their table below, with their times.
+	 */
+	if (!any)
+		fputs("<p>No throughput samples in this recording: no plot; "
+		      "the incidents are listed below with their times.</p>\n",
+		      f);
 }
 
 static void report_html_incident(FILE *f, const struct recording *r,
