@@ -467,16 +467,7 @@ const struct classify_device *classify_devices(const struct classify *c,
 	return c->devs;
 }
 
-static void classify_copy(char *dst, size_t size, const char *src,
-			  size_t len)
-{
-	if (len >= size)
-		len = size - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
-#define classify_set(dst, src, len) classify_copy(dst, sizeof(dst), src, len)
+#define classify_set(dst, src, len) util_copy(dst, sizeof(dst), src, len)
 
 static struct classify_held *classify_at(struct classify *c, unsigned int i)
 {
@@ -1076,7 +1067,7 @@ static bool classify_value(const struct kmsgtab_match *m,
 		s++, n--;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	classify_copy(buf, size, s, n);
+	util_copy(buf, size, s, n);
 	return true;
 }
 
@@ -1138,9 +1129,9 @@ static bool classify_disk_field(const struct kmsgtab_match *m,
 	if (strchr(buf, '-') && strncmp(buf, "dm-", 3))
 		*strchr(buf, '-') = '\0';
 	if (part)
-		classify_copy(part, CLASSIFY_DEV_MAX, buf, strlen(buf));
+		util_copy(part, CLASSIFY_DEV_MAX, buf, strlen(buf));
 	classify_whole_disk(buf);
-	classify_copy(disk, CLASSIFY_DEV_MAX, buf, strlen(buf));
+	util_copy(disk, CLASSIFY_DEV_MAX, buf, strlen(buf));
 	return true;
 }
 
@@ -1518,15 +1509,15 @@ static void classify_fill_cdb(struct classify_incident *inc,
 
 	/* the name and the bytes, as one text again */
 	if (nm && cb && cb >= nm)
-		classify_copy(buf, sizeof(buf), nm, (size_t)(cb - nm) + cl);
+		util_copy(buf, sizeof(buf), nm, (size_t)(cb - nm) + cl);
 	else if (cb)
-		classify_copy(buf, sizeof(buf), cb, cl);
+		util_copy(buf, sizeof(buf), cb, cl);
 	else
 		buf[0] = '\0';
 	if (nm && cb && cb >= nm && strncmp(nm, "opcode=", 7) &&
 	    strncmp(nm, "cdb[", 4))
-		classify_copy(inc->opcode_name, sizeof(inc->opcode_name), nm,
-			      nl);
+		util_copy(inc->opcode_name, sizeof(inc->opcode_name), nm,
+			  nl);
 	l = strlen(inc->opcode_name);
 	while (l && inc->opcode_name[l - 1] == ':')
 		inc->opcode_name[--l] = '\0';

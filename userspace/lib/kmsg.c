@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 
 #include "kmsg.h"
+#include "util.h"
 
 static const char *const kmsg_format_names[KMSG_FMT_COUNT] = {
 	[KMSG_FMT_PLAIN] = "plain",
@@ -1359,15 +1360,6 @@ static long long kmsg_field_num(const char *v, size_t vlen)
 	return x;
 }
 
-static void kmsg_copy_str(char *dst, size_t size, const char *src,
-			  size_t len)
-{
-	if (len >= size)
-		len = size - 1;
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
 int kmsg_export_feed(struct kmsg_export *ex, const char *line, size_t len,
 		     struct kmsg_record *rec)
 {
@@ -1455,9 +1447,9 @@ int kmsg_export_feed(struct kmsg_export *ex, const char *line, size_t len,
 	} else if (kmsg_field(line, len, "_TRANSPORT", &v, &vlen)) {
 		ex->not_kernel = !(vlen == 6 && !memcmp(v, "kernel", 6));
 	} else if (kmsg_field(line, len, "_BOOT_ID", &v, &vlen)) {
-		kmsg_copy_str(ex->boot_id, sizeof(ex->boot_id), v, vlen);
+		util_copy(ex->boot_id, sizeof(ex->boot_id), v, vlen);
 	} else if (kmsg_field(line, len, "_HOSTNAME", &v, &vlen)) {
-		kmsg_copy_str(ex->host, sizeof(ex->host), v, vlen);
+		util_copy(ex->host, sizeof(ex->host), v, vlen);
 	}
 	return 0;
 }
@@ -1565,13 +1557,13 @@ int kmsg_parse_json(const char *line, size_t len, struct kmsg_record *rec,
 		r.facility = (int)x;
 	s = kmsg_json_str(o, "_HOSTNAME");
 	if (s) {
-		kmsg_copy_str(hostbuf, 64, s, strlen(s));
+		util_copy(hostbuf, 64, s, strlen(s));
 		r.host = hostbuf;
 		r.host_len = strlen(hostbuf);
 	}
 	s = kmsg_json_str(o, "_BOOT_ID");
 	if (s)
-		kmsg_copy_str(boot_id, 40, s, strlen(s));
+		util_copy(boot_id, 40, s, strlen(s));
 	if (r.has_mono) {
 		r.t = r.mono;
 		r.clock = KMSG_CLOCK_MONO;
@@ -1741,8 +1733,8 @@ static void kmsg_stream_add(struct kmsg_stream *s,
 	if (boot_id && boot_id[0]) {
 		if (s->boot_id[0] && strcmp(s->boot_id, boot_id))
 			boot = true;
-		kmsg_copy_str(s->boot_id, sizeof(s->boot_id), boot_id,
-			      strlen(boot_id));
+		util_copy(s->boot_id, sizeof(s->boot_id), boot_id,
+			  strlen(boot_id));
 	}
 	if (rec->has_mono && s->have_mono && rec->mono + 5.0 < s->max_mono)
 		boot = true;	/* time went back: a reboot */
@@ -1771,8 +1763,8 @@ static void kmsg_stream_add(struct kmsg_stream *s,
 	it->rec.msg = it->msg;
 	it->rec.msg_len = n;
 	if (rec->host) {
-		kmsg_copy_str(it->host, sizeof(it->host), rec->host,
-			      rec->host_len);
+		util_copy(it->host, sizeof(it->host), rec->host,
+			  rec->host_len);
 		it->rec.host = it->host;
 		it->rec.host_len = strlen(it->host);
 	}
@@ -2037,9 +2029,9 @@ static void kmsg_stream_export(struct kmsg_stream *s, const char *p,
 	int ret;
 
 	/* the entry's boot id and host, before the blank line resets them */
-	kmsg_copy_str(boot, sizeof(boot), s->ex.boot_id,
-		      strlen(s->ex.boot_id));
-	kmsg_copy_str(host, sizeof(host), s->ex.host, strlen(s->ex.host));
+	util_copy(boot, sizeof(boot), s->ex.boot_id,
+		  strlen(s->ex.boot_id));
+	util_copy(host, sizeof(host), s->ex.host, strlen(s->ex.host));
 	ret = kmsg_export_feed(&s->ex, p, len, &rec);
 	if (len) {
 		s->in_export = true;
@@ -2081,8 +2073,8 @@ static bool kmsg_stream_other_mono(struct kmsg_stream *s,
 	if (r->format == KMSG_FMT_JOURNAL_MONO) {
 		s->mono_seen = true;
 		if (r->host)
-			kmsg_copy_str(s->mono_host, sizeof(s->mono_host),
-				      r->host, r->host_len);
+			util_copy(s->mono_host, sizeof(s->mono_host),
+				  r->host, r->host_len);
 		return false;
 	}
 	if (!s->mono_seen || (r->format != KMSG_FMT_DMESG &&

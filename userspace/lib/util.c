@@ -183,6 +183,14 @@ void util_str_put(struct util_str *b, const char *s, size_t n)
 	b->s[b->len] = '\0';
 }
 
+void util_copy(char *dst, size_t size, const char *src, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
 int util_hexval(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -51,4 +51,7 @@ void util_str_put(struct util_str *b, const char *s, size_t n);
 /* A hex digit's value (either case), or -1 for any other character. */
 int util_hexval(char c);
 
+/* len bytes of src into dst[size] (size > 0), cut to fit, NUL-ended. */
+void util_copy(char *dst, size_t size, const char *src, size_t len);
+
 #endif /* USBTRAIL_UTIL_H */
