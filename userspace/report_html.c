@@ -166,7 +166,7 @@ static void report_html_dips(FILE *f, const struct recording *r,
 	double start = -1, end = 0;
 	size_t k;
 
-	for (k = 0; d && k < d->nsamples; k++) {
+	for (k = 0; k < d->nsamples; k++) {
 		const struct recording_sample *s = &r->samples[d->first_sample +
 							       k];
 		double t = report_rel(r, s->t_ns);
@@ -263,6 +263,7 @@ static void report_html_line(FILE *f, const struct recording *r,
 	fputs("'/>\n", f);
 }
 
+/* One disk's plot; a disk with samples (without, there is no plot) */
 static void report_html_plot(FILE *f, const struct recording *r,
 			     const struct recording_disk *d,
 			     const size_t *idx, size_t n)
@@ -272,7 +273,7 @@ static void report_html_plot(FILE *f, const struct recording *r,
 		.t0 = report_rel(r, r->t_first_ns) < 0 ?
 		      report_rel(r, r->t_first_ns) : 0,
 		.t1 = report_rel(r, r->t_last_ns),
-		.ymax = d ? d->max_mbps * 1.1 : 1,
+		.ymax = d->max_mbps * 1.1,
 	};
 
 	if (a.t1 <= 0)
@@ -283,13 +284,12 @@ static void report_html_plot(FILE *f, const struct recording *r,
 		"width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
 		"role='img' aria-label='throughput of ", PLOT_W, PLOT_H,
 		PLOT_W, PLOT_H);
-	report_html_esc(f, d ? d->disk : "no disk");
+	report_html_esc(f, d->disk);
 	fputs(" over time, incidents marked'>\n", f);
 	report_html_dips(f, r, d, &a);
 	report_html_axes(f, &a);
-	if (d)
-		report_html_line(f, r, d, &a);
-	report_html_marks(f, r, idx, n, d ? d->disk : NULL, &a);
+	report_html_line(f, r, d, &a);
+	report_html_marks(f, r, idx, n, d->disk, &a);
 	fputs("</svg>\n", f);
 }
 
