@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -31,6 +32,7 @@
 #include "evjson.h"
 #include "kmsg.h"
 #include "loginput.h"
+#include "recording.h"
 #include "report.h"
 
 #define CMD_ANALYZE_NAME	"analyze"
@@ -57,6 +59,8 @@ struct cmd_analyze_time {
 struct cmd_analyze_opts {
 	bool json;
 	bool rows;			/* --rows: each line's table row */
+	bool rederive;			/* --rederive: a recording's incidents
+					 * made again from its events */
 	bool follow;
 	bool journal;
 	int boot;			/* -b N: 0 this boot, -1 the one before */
@@ -83,7 +87,9 @@ const char cmd_analyze_help[] =
 "talosctl, logcat; indented, quoted, numbered or prefixed by grep; plain\n"
 "or compressed (gzip, xz, zstd, bzip2).  Several files are read in\n"
 "order.  '-' reads standard input; /dev/kmsg is read to its end.  DIR\n"
-"is a recording of 'usbtrail record' or a test-bed output directory.\n"
+"is a recording of 'usbtrail record' (or its events.jsonl), whose\n"
+"incidents are the ones 'usbtrail report' shows, or a test-bed output\n"
+"directory.\n"
 "\n"
 "Options:\n"
 "  -k, --journal     read the kernel messages of the systemd journal\n"
@@ -99,6 +105,9 @@ const char cmd_analyze_help[] =
 "      --dev NAME    only incidents of this disk (sdc, /dev/sdc) or USB\n"
 "                    device path (2-1.4)\n"
 "      --json        one JSON object per incident, then a summary object\n"
+"      --rederive    a recording's incidents made again from its kernel\n"
+"                    lines and trace records (for a recording made by\n"
+"                    an older usbtrail) instead of the ones it stored\n"
 "      --rows        print, for every kernel message, the row of\n"
 "                    data/kmsg-formats.tsv it matched (or '-'), on stderr\n"
 "  -h, --help        show this help and exit\n"
@@ -112,6 +121,7 @@ enum {
 	CMD_ANALYZE_OPT_UNTIL,
 	CMD_ANALYZE_OPT_DEV,
 	CMD_ANALYZE_OPT_ROWS,
+	CMD_ANALYZE_OPT_REDERIVE,
 };
 
 /* "218.3" (since boot), "2026-11-29 23:10:27", "Nov 29 23:10:27" */
@@ -203,6 +213,7 @@ static int cmd_analyze_parse(int argc, char **argv,
 		{ "until",	required_argument,	NULL, CMD_ANALYZE_OPT_UNTIL },
 		{ "dev",	required_argument,	NULL, CMD_ANALYZE_OPT_DEV },
 		{ "rows",	no_argument,		NULL, CMD_ANALYZE_OPT_ROWS },
+		{ "rederive",	no_argument,		NULL, CMD_ANALYZE_OPT_REDERIVE },
 		{ NULL,		0,			NULL, 0 }
 	};
 	int c;
@@ -218,6 +229,9 @@ static int cmd_analyze_parse(int argc, char **argv,
 			break;
 		case CMD_ANALYZE_OPT_ROWS:
 			opts->rows = true;
+			break;
+		case CMD_ANALYZE_OPT_REDERIVE:
+			opts->rederive = true;
 			break;
 		case 'k':
 			opts->journal = true;
@@ -367,12 +381,22 @@ static size_t cmd_analyze_put(char *out, size_t n, size_t len, const char *s,
 	return n;
 }
 
+/* @ev: the recorded event of an incident read from a recording, or NULL */
 static void cmd_analyze_print_text(const struct cmd_analyze *a,
-				   const struct classify_incident *inc)
+				   const struct classify_incident *inc,
+				   const struct ev *ev)
 {
 	char details[512], chain[24] = "", when[48], where[96];
 
-	classify_details(inc, details, sizeof(details));
+	if (ev && (classify_kind_carries(inc->kind) & CLASSIFY_C_DIP))
+		/* the recorder's own fields, which the log line has not */
+		snprintf(details, sizeof(details),
+			 "%.1f MB/s against a median of %.1f MB/s for %.1f s",
+			 ev->u.incident.dip_mbps,
+			 ev->u.incident.dip_median_mbps,
+			 ev->u.incident.dip_secs);
+	else
+		classify_details(inc, details, sizeof(details));
 	if (inc->chain)
 		snprintf(chain, sizeof(chain), " chain=%u", inc->chain);
 	kmsg_time_text(inc->t, inc->clock, when, sizeof(when));
@@ -381,7 +405,24 @@ static void cmd_analyze_print_text(const struct cmd_analyze *a,
 			 a->o->inputs[inc->file < a->o->ninputs ? inc->file : 0]);
 	else
 		where[0] = '\0';
-	if (inc->line_last > inc->line_first)
+	if (ev && ev->id)
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+			 "event %" PRIu64 "%s", ev->id,
+			 ev->u.incident.nevidence ? ", evidence" : "");
+	else if (ev)
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+			 "evidence");
+	if (ev) {
+		unsigned int k;
+
+		for (k = 0; k < ev->u.incident.nevidence && k < 8; k++)
+			snprintf(where + strlen(where),
+				 sizeof(where) - strlen(where), " %" PRIu64,
+				 ev->u.incident.evidence[k]);
+		if (k < ev->u.incident.nevidence)
+			snprintf(where + strlen(where),
+				 sizeof(where) - strlen(where), " ...");
+	} else if (inc->line_last > inc->line_first)
 		snprintf(where + strlen(where), sizeof(where) - strlen(where),
 			 "lines %lu-%lu", inc->line_first, inc->line_last);
 	else
@@ -412,8 +453,13 @@ static void cmd_analyze_print_text(const struct cmd_analyze *a,
 	}
 }
 
+/*
+ * One incident out, if the filters want it.  @ev is set for one read from
+ * a recording: --json then gives its line as events.jsonl has it.
+ */
 static void cmd_analyze_out(struct cmd_analyze *a,
-			    const struct classify_incident *inc)
+			    const struct classify_incident *inc,
+			    const struct ev *ev)
 {
 	const char *line;
 	size_t len;
@@ -432,10 +478,11 @@ static void cmd_analyze_out(struct cmd_analyze *a,
 		a->advice_n[id]++;
 	}
 	if (!a->o->json) {
-		cmd_analyze_print_text(a, inc);
+		cmd_analyze_print_text(a, inc, ev);
 		return;
 	}
-	if (evjson_incident_line(a->w, inc, &line, &len)) {
+	if (ev ? evjson_writer_line(a->w, ev, &line, &len) :
+		 evjson_incident_line(a->w, inc, &line, &len)) {
 		a->out_error = true;
 		return;
 	}
@@ -459,7 +506,7 @@ static void cmd_analyze_drain(struct cmd_analyze *a)
 		}
 		while (classify_next(a->cl, &inc)) {
 			a->incidents++;
-			cmd_analyze_out(a, &inc);
+			cmd_analyze_out(a, &inc, NULL);
 		}
 	}
 }
@@ -473,7 +520,7 @@ static void cmd_analyze_finish(struct cmd_analyze *a)
 	classify_end(a->cl);
 	while (classify_next(a->cl, &inc)) {
 		a->incidents++;
-		cmd_analyze_out(a, &inc);
+		cmd_analyze_out(a, &inc, NULL);
 	}
 }
 
@@ -753,104 +800,135 @@ static int cmd_analyze_journal(struct cmd_analyze *a)
 	return r < 0 ? r : 0;
 }
 
-/* --- a recording: events.jsonl through derive.c again ------------------ */
-
-struct cmd_analyze_rec {
-	struct cmd_analyze *a;
-	struct evjson_writer *w;
-};
-
-static void cmd_analyze_rec_out(void *arg, struct ev *ev)
-{
-	struct cmd_analyze_rec *ar = arg;
-	const char *line;
-	size_t len;
-
-	if (ev->type == EV_INCIDENT) {
-		ar->a->incidents++;
-		if (cmd_analyze_wanted(ar->a, &ev->u.incident.inc)) {
-			ar->a->shown++;
-			ar->a->kinds[ev->u.incident.inc.kind]++;
-			if (ar->a->o->json) {
-				/* as events.jsonl has them */
-				if (!evjson_writer_line(ar->w, ev, &line, &len))
-					printf("%.*s\n", (int)len, line);
-			} else {
-				cmd_analyze_print_text(ar->a,
-						       &ev->u.incident.inc);
-			}
-		}
-	}
-	ev_free(ev);
-}
+/* --- a recording: read as report reads it (recording.c) ---------------- */
 
 struct cmd_analyze_rec_stats {
 	unsigned long lines, kernel, other, malformed;
 };
 
+/* --rederive: the incidents derive.c makes of the recording's events. */
+static void cmd_analyze_rec_out(void *arg, struct ev *ev)
+{
+	struct cmd_analyze *a = arg;
+
+	if (ev->type == EV_INCIDENT) {
+		a->incidents++;
+		cmd_analyze_out(a, &ev->u.incident.inc, ev);
+	}
+	ev_free(ev);
+}
+
+/* A trace record as recording.c keeps it, into a whole event. */
+static void cmd_analyze_rec_trace(const struct recording_trace *tr,
+				  struct ev *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->id = tr->id;
+	ev->t_ns = tr->t_ns;
+	ev->type = EV_TRACE;
+	ev->source = EV_SRC_MODULE;
+	ev->ident.busnum = -1;
+	ev->ident.devnum = -1;
+	ev->u.rec = tr->rec;
+	ev_ident_from_rec(ev);
+}
+
 /*
- * The kernel log lines, trace records and device events of a recording,
- * through the same derivation as "record" ran live (its own incidents and
- * samples in the file are not read: they are made again).
+ * The kernel lines, trace records and device events of a recording again
+ * through derive.c, in the order they were made (trace records and the
+ * other events are kept apart by recording.c; their ids interleave them
+ * again), as "record" ran it live.  For a recording made by an older
+ * usbtrail; the incidents it stored are not read.
  */
-static int cmd_analyze_recording(struct cmd_analyze *a, FILE *f,
-				 struct cmd_analyze_rec_stats *st)
+static int cmd_analyze_rederive(struct cmd_analyze *a,
+				const struct recording *r)
 {
 	struct derive_opts dopts = DERIVE_OPTS_DEFAULT;
-	struct cmd_analyze_rec ar = { a, evjson_writer_new() };
 	struct devmap *map = calloc(1, sizeof(*map));
 	struct ev *ev = calloc(1, sizeof(*ev));
 	struct derive *d = NULL;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	size_t ie = 0, it = 0;
 	int ret = 0;
 
-	if (map && ev && ar.w)
-		d = derive_new(&dopts, cmd_analyze_rec_out, &ar);
+	if (map && ev)
+		d = derive_new(&dopts, cmd_analyze_rec_out, a);
 	if (!d) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	devmap_init(map);
-	while ((n = getline(&line, &cap, f)) > 0) {
-		st->lines++;
-		if (evjson_parse_event(line, (size_t)n, ev)) {
-			st->malformed++;
-			continue;
+	while (ie < r->nevs || it < r->ntraces) {
+		if (it < r->ntraces &&
+		    (ie == r->nevs || r->traces[it].id < r->evs[ie].id)) {
+			cmd_analyze_rec_trace(&r->traces[it++], ev);
+		} else {
+			const struct ev *e = &r->evs[ie++];
+
+			if (e->type != EV_DEVICE && e->type != EV_KLOG)
+				continue;
+			*ev = *e;
+			if (ev->type == EV_DEVICE) {
+				devmap_update(map, ev);
+				continue;
+			}
 		}
-		switch (ev->type) {
-		case EV_DEVICE:
-			devmap_update(map, ev);
-			break;
-		case EV_KLOG:
-			st->kernel++;
-			devmap_resolve(map, ev);
-			break;
-		case EV_TRACE:
-			devmap_resolve(map, ev);
-			break;
-		case EV_USBMON:
-		case EV_SAMPLE:
-		case EV_MARKER:
-		case EV_LOST:
-		case EV_INCIDENT:
-		case EV_TYPE_MAX:
-			st->other++;
-			continue;
-		}
+		devmap_resolve(map, ev);
 		derive_feed(d, map, ev);
 		derive_advance(d, ev->t_ns);
 	}
-	if (ferror(f))
-		ret = -EIO;
 	derive_flush(d);
 out:
 	derive_free(d);
-	evjson_writer_free(ar.w);
-	free(line);
 	free(ev);
 	free(map);
+	return ret;
+}
+
+/*
+ * A recording directory, or an events.jsonl named by itself: read by
+ * recording.c as "usbtrail report" reads it, so that both name the same
+ * incidents (dips too: they come from throughput samples that only the
+ * recording has whole).
+ */
+static int cmd_analyze_recording(struct cmd_analyze *a, const char *path,
+				 bool dir, struct cmd_analyze_rec_stats *st)
+{
+	struct recording *r = calloc(1, sizeof(*r));
+	size_t i, n, *idx = NULL;
+	const char *what;
+	int ret;
+
+	if (!r)
+		return -ENOMEM;
+	recording_init(r);
+	ret = dir ? recording_load(r, path, &what) :
+		    recording_load_events(r, path);
+	if (ret)
+		goto out;
+	st->lines += r->lines;
+	st->kernel += r->count[EV_KLOG];
+	st->malformed += r->malformed;
+	st->other += r->lines - r->malformed - r->count[EV_KLOG];
+	if (a->o->rederive) {
+		ret = cmd_analyze_rederive(a, r);
+		goto out;
+	}
+	/* in the report's order: by time */
+	idx = report_incidents(r, &n);
+	if (!idx) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct ev *ev = &r->evs[idx[i]];
+
+		a->incidents++;
+		cmd_analyze_out(a, &ev->u.incident.inc, ev);
+	}
+out:
+	free(idx);
+	recording_free(r);
+	free(r);
 	return ret;
 }
 
@@ -1164,6 +1242,12 @@ static int cmd_analyze_input(struct cmd_analyze *a, const char *name,
 			}
 			fprintf(stderr, "%s %s: reading %s\n", CLI_PROG,
 				CMD_ANALYZE_NAME, path);
+			if (i == 0) {
+				ret = cmd_analyze_recording(a, name, true, rst);
+				if (ret)
+					cmd_analyze_err(path, ret);
+				return ret;
+			}
 			name = path;
 		} else if (S_ISCHR(sb.st_mode)) {
 			/* /dev/kmsg, or a copy of its records */
@@ -1174,15 +1258,7 @@ static int cmd_analyze_input(struct cmd_analyze *a, const char *name,
 		}
 	}
 	if (cmd_analyze_is_jsonl(name)) {
-		FILE *f = fopen(name, "re");
-
-		if (!f) {
-			ret = -errno;
-			cmd_analyze_err(name, ret);
-			return ret;
-		}
-		ret = cmd_analyze_recording(a, f, rst);
-		fclose(f);
+		ret = cmd_analyze_recording(a, name, false, rst);
 		if (ret)
 			cmd_analyze_err(name, ret);
 		return ret;

@@ -577,15 +577,12 @@ static int recording_read_file(const char *dir, const char *name,
 #define RECORDING_CHUNK		(4u << 20)
 
 /* events.jsonl in chunks of whole lines: it may be bigger than memory. */
-static int recording_stream_events(struct recording *r, const char *dir)
+static int recording_stream_events(struct recording *r, const char *path)
 {
-	char path[4096], *buf;
 	size_t have = 0, cap = RECORDING_CHUNK;
 	int fd, err = 0;
+	char *buf;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/events.jsonl", dir) >=
-	    sizeof(path))
-		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -633,8 +630,8 @@ static int recording_stream_events(struct recording *r, const char *dir)
 
 int recording_load(struct recording *r, const char *dir, const char **what)
 {
-	char *buf = NULL;
-	size_t len;
+	char *buf = NULL, path[4096];
+	size_t len = 0;
 	int err;
 
 	*what = "meta.json";
@@ -645,8 +642,18 @@ int recording_load(struct recording *r, const char *dir, const char **what)
 		free(buf);
 	}
 	*what = "events.jsonl";
-	err = recording_stream_events(r, dir);
+	if ((size_t)snprintf(path, sizeof(path), "%s/events.jsonl", dir) >=
+	    sizeof(path))
+		return -ENAMETOOLONG;
+	err = recording_stream_events(r, path);
 	if (err)
 		return err;
 	return recording_finish(r);
+}
+
+int recording_load_events(struct recording *r, const char *path)
+{
+	int err = recording_stream_events(r, path);
+
+	return err ? err : recording_finish(r);
 }

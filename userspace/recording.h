@@ -143,6 +143,12 @@ int recording_finish(struct recording *r);
  */
 int recording_load(struct recording *r, const char *dir, const char **what);
 
+/*
+ * The same for an events.jsonl file named by itself (no meta.json): what
+ * "usbtrail analyze FILE.jsonl" reads.  0 or a negative errno.
+ */
+int recording_load_events(struct recording *r, const char *path);
+
 /* The event with this id: exactly one of *ev, *tr is set.  0 or -ENOENT. */
 int recording_find(const struct recording *r, uint64_t id,
 		   const struct ev **ev, const struct recording_trace **tr);
