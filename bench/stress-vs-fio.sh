@@ -131,7 +131,8 @@ for t in "$@"; do
 		rm -f "$t"
 		target=$t
 		tname="file on $(df --output=fstype "$(dirname "$t")" | tail -1)"
-		extra=
+		# fio lays it out below: data stress did not write
+		extra=--destroy-data
 	fi
 	# Laid out once, so neither tool pays for allocation.
 	fio --name=layout --filename="$target" --rw=write --bs=1M \

@@ -31,6 +31,7 @@
 #include <linux/fs.h>
 
 #include "blkdev.h"
+#include "pattern.h"
 #include "sysfs_usb.h"
 #include "util.h"
 
@@ -513,6 +514,36 @@ static int blkdev_open_block(const char *path, const struct stat *st,
 	return 0;
 }
 
+/*
+ * Whether an existing file may be written without --destroy-data: it
+ * holds nothing (empty, or sparse with no block allocated), or its first
+ * sector is the header of a usbtrail run (any sector size).  Anything else
+ * is someone's data.
+ */
+#define BLKDEV_PROBE_BYTES	4096	/* aligned for an O_DIRECT fd */
+
+static bool blkdev_file_ours(int fd, const struct stat *st)
+{
+	struct pattern_header h;
+	unsigned int shift;
+	bool ours = false;
+	void *sector;
+	ssize_t n;
+
+	if (!st->st_size || !st->st_blocks)
+		return true;
+	if (posix_memalign(&sector, BLKDEV_PROBE_BYTES, BLKDEV_PROBE_BYTES))
+		return false;
+	do
+		n = pread(fd, sector, BLKDEV_PROBE_BYTES, 0);
+	while (n < 0 && errno == EINTR);
+	for (shift = 9; n >= (ssize_t)PATTERN_HDR_BYTES && shift <= 16 &&
+	     !ours; shift++)
+		ours = !pattern_header_decode(sector, (size_t)1 << shift, &h);
+	free(sector);
+	return ours;
+}
+
 static int blkdev_open_file(const char *path, bool exists,
 			    const struct stat *st,
 			    const struct blkdev_open_opts *opts,
@@ -542,6 +573,13 @@ static int blkdev_open_file(const char *path, bool exists,
 	if (fd < 0)
 		return blkdev_why(why, whylen, fd, "cannot open %s: %s", path,
 				  strerror(-fd));
+	if (exists && !opts->readonly && !opts->destroy_data &&
+	    !blkdev_file_ours(fd, st)) {
+		close(fd);
+		return blkdev_why(why, whylen, -EPERM,
+			"%s holds data that usbtrail stress did not write; "
+			"give --destroy-data to overwrite it", path);
+	}
 	t->created = !exists;
 	t->fd = fd;
 	t->dev_size = exists ? (uint64_t)st->st_size : 0;

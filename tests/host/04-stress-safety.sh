@@ -29,6 +29,24 @@ stress "$f" --size 4M --verify-only
 check "the existing file still verifies" "$rc" 0
 echo "ok: a failed start leaves no new file and keeps an old one"
 
+# A file of someone's data is not overwritten without --destroy-data; a
+# file a run wrote, an empty one and a sparse one are
+head -c 1048576 /dev/urandom >"$work/precious.dat"
+sum=$(md5sum <"$work/precious.dat")
+stress "$work/precious.dat"
+check "a file of other data" "$rc" 1
+grep -q 'holds data that usbtrail stress did not write; give --destroy-data' \
+	"$out/last.err" || fail "no --destroy-data message for the file"
+[ "$(md5sum <"$work/precious.dat")" = "$sum" ] || fail "the file was changed"
+stress "$work/precious.dat" --destroy-data
+check "the same with --destroy-data" "$rc" 0
+stress "$work/precious.dat"
+check "the file now holds a run" "$rc" 0
+truncate -s 4M "$work/sparse.img"
+stress "$work/sparse.img"
+check "a sparse file" "$rc" 0
+echo "ok: a file of other data needs --destroy-data, and is untouched without"
+
 [ "$(id -u)" = 0 ] || skip "loop devices need root"
 command -v losetup >/dev/null || skip "no losetup"
 truncate -s 64M "$work/loop.img"
