@@ -59,8 +59,7 @@ struct cmd_analyze_time {
 struct cmd_analyze_opts {
 	bool json;
 	bool rows;			/* --rows: each line's table row */
-	bool rederive;			/* --rederive: a recording's incidents
-					 * made again from its events */
+	bool rederive;			/* --rederive: incidents made again */
 	bool follow;
 	bool journal;
 	int boot;			/* -b N: 0 this boot, -1 the one before */
