@@ -2,7 +2,8 @@
 #
 # usbtrail top-level Makefile.
 #
-#   make                  build the usbtrail command (userspace/)
+#   make                  build the usbtrail command (userspace/) and its
+#                         man page
 #   make module [KDIR=]   build usbtrail.ko (default: the running kernel's
 #                         headers, /lib/modules/$(uname -r)/build)
 #   make module-testbed   build usbtrail.ko for the test bed's kernel
@@ -12,6 +13,7 @@
 #   make clang            the userspace built with clang -Werror
 #   make demo             the test bed reproduces a failure, usbtrail shows it
 #   make deps             install build/test dependencies (Debian 12, root)
+#   make man              build/man/usbtrail.1, from man/usbtrail.1.in
 #   make install          the command and its man page into $(DESTDIR)$(PREFIX)
 
 KABI_DEFAULT := $(shell awk '$$1 == "default" { print $$2 }' tools/kernels.conf)
@@ -22,13 +24,16 @@ TESTBED_ABI ?= $(KABI_DEFAULT)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+MANDIR ?= $(PREFIX)/share/man
+# the one version, for the man page (userspace/Makefile reads it too)
+VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 
 .PHONY: all usbtrail usbtrail-san clang module module-testbed module-clean \
 	testbed-build \
 	deps check check-fast demo bench-module bench-record bench-analyze \
-	install clean
+	man install clean
 
-all: usbtrail
+all: usbtrail man
 
 usbtrail:
 	$(MAKE) -C userspace
@@ -105,11 +110,18 @@ bench-record: deps
 bench-analyze: deps usbtrail
 	bench/analyze-speed.sh
 
+# The man page with VERSION's version.
+MAN_PAGE := build/man/usbtrail.1
+man:
+	@test -n "$(VERSION)" || { echo "make man: VERSION is missing or empty" >&2; exit 1; }
+	@mkdir -p $(dir $(MAN_PAGE))
+	sed -e 's|@VERSION@|$(VERSION)|g' man/usbtrail.1.in >$(MAN_PAGE).tmp
+	@mv $(MAN_PAGE).tmp $(MAN_PAGE)
+
 # The module installs through DKMS (dkms.conf, docs/module.md).
-install: usbtrail
+install: usbtrail man
 	install -D -m 0755 userspace/usbtrail $(DESTDIR)$(PREFIX)/bin/usbtrail
-	install -D -m 0644 man/usbtrail.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/usbtrail.1
+	install -D -m 0644 $(MAN_PAGE) $(DESTDIR)$(MANDIR)/man1/usbtrail.1
 
 clean: module-clean
 	$(MAKE) -C userspace clean

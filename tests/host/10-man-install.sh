@@ -5,9 +5,11 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v groff >/dev/null || skip "groff is not installed"
-groff -man -ww -z "$top/man/usbtrail.1" >"$out/groff.err" 2>&1
+make -s -C "$top" man MAN_PAGE="$work/usbtrail.1" >"$out/man.log" 2>&1 ||
+	fail "make man failed: $(tail -n 3 "$out/man.log")"
+groff -man -ww -z "$work/usbtrail.1" >"$out/groff.err" 2>&1
 [ ! -s "$out/groff.err" ] || fail "groff warns: $(head -n 3 "$out/groff.err")"
-echo "ok: man/usbtrail.1 renders without warnings"
+echo "ok: the man page renders without warnings"
 
 "$bin" --help >"$out/help.txt"
 cmds=$(awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }' \
@@ -15,8 +17,8 @@ cmds=$(awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }' \
 [ -n "$cmds" ] || fail "usbtrail --help lists no commands"
 for c in $cmds; do
 	[ "$c" = help ] && continue
-	grep -q "^\.SS $c\$" "$top/man/usbtrail.1" ||
-		fail "man/usbtrail.1 has no section for '$c'"
+	grep -q "^\.SS $c\$" "$work/usbtrail.1" ||
+		fail "the man page has no section for '$c'"
 done
 echo "ok: the man page covers: $(echo "$cmds" | tr '\n' ' ')"
 
