@@ -14,7 +14,8 @@
 #   make demo             the test bed reproduces a failure, usbtrail shows it
 #   make deps             install build/test dependencies (Debian 12, root)
 #   make man              build/man/usbtrail.1, from man/usbtrail.1.in
-#   make install          the command and its man page into $(DESTDIR)$(PREFIX)
+#   make install          the command, its man page and the documents
+#                         into $(DESTDIR)$(PREFIX); make uninstall removes them
 
 KABI_DEFAULT := $(shell awk '$$1 == "default" { print $$2 }' tools/kernels.conf)
 # Kbuild's convention: the running kernel, as an external module is built
@@ -25,13 +26,17 @@ TESTBED_ABI ?= $(KABI_DEFAULT)
 PREFIX ?= /usr/local
 DESTDIR ?=
 MANDIR ?= $(PREFIX)/share/man
+# what the man page points at: README.md, and docs/ below it as in the tree
+# (README.md's links, and the command's "see docs/module.md", still hold)
+DOCDIR ?= $(PREFIX)/share/doc/usbtrail
+DOCS := README.md $(wildcard docs/*.md)
 # the one version, for the man page (userspace/Makefile reads it too)
 VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 
 .PHONY: all usbtrail usbtrail-san clang module module-testbed module-clean \
 	testbed-build \
 	deps check check-fast demo bench-module bench-record bench-analyze \
-	man install clean
+	man install uninstall clean
 
 all: usbtrail man
 
@@ -110,18 +115,31 @@ bench-record: deps
 bench-analyze: deps usbtrail
 	bench/analyze-speed.sh
 
-# The man page with VERSION's version.
+# The man page with VERSION's version and the DOCDIR of this make; made
+# each time, as DOCDIR follows PREFIX.
 MAN_PAGE := build/man/usbtrail.1
 man:
 	@test -n "$(VERSION)" || { echo "make man: VERSION is missing or empty" >&2; exit 1; }
 	@mkdir -p $(dir $(MAN_PAGE))
-	sed -e 's|@VERSION@|$(VERSION)|g' man/usbtrail.1.in >$(MAN_PAGE).tmp
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+		man/usbtrail.1.in >$(MAN_PAGE).tmp
 	@mv $(MAN_PAGE).tmp $(MAN_PAGE)
 
 # The module installs through DKMS (dkms.conf, docs/module.md).
 install: usbtrail man
 	install -D -m 0755 userspace/usbtrail $(DESTDIR)$(PREFIX)/bin/usbtrail
 	install -D -m 0644 $(MAN_PAGE) $(DESTDIR)$(MANDIR)/man1/usbtrail.1
+	install -d $(DESTDIR)$(DOCDIR)/docs
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(filter docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/docs/
+
+# What install put there, and its directories of ours when left empty.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/usbtrail \
+		$(DESTDIR)$(MANDIR)/man1/usbtrail.1 \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(DOCS))
+	for d in $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR); do \
+		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
 clean: module-clean
 	$(MAKE) -C userspace clean
