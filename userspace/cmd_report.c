@@ -59,7 +59,9 @@ const char cmd_report_help[] =
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
-"The names of the files written are printed, one a line.\n";
+"The names of the files written are printed, one a line.\n"
+"Exit status: 0 the reports (and the bundle) written, 1 DIR holds no\n"
+"recording or a file could not be written, 2 usage.\n";
 
 enum {
 	CMD_REPORT_OPT_BUNDLE = 256,
