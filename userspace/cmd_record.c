@@ -373,12 +373,14 @@ static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 
 /* --- setting up ------------------------------------------------------------ */
 
-static int cmd_record_mkdir(const char *dir)
+/* DIR, made if needed (*made says so), without a recording in it. */
+static int cmd_record_mkdir(const char *dir, bool *made)
 {
 	char probe[4200];
 	struct stat st;
 
-	if (mkdir(dir, 0755) && errno != EEXIST)
+	*made = !mkdir(dir, 0755);
+	if (!*made && errno != EEXIST)
 		return -errno;
 	if (stat(dir, &st))
 		return -errno;
@@ -756,9 +758,31 @@ static void cmd_record_ctx_free(struct cmd_record_ctx *x)
 }
 
 /*
+ * After a start that failed: what opened is closed (the tracefs instance
+ * goes), and the files it made are removed: they hold no recording.
+ */
+static void cmd_record_abandon(struct cmd_record_ctx *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nsrc; i++)
+		if (x->src[i].close)
+			x->src[i].close(&x->src[i], x->rec);
+	for (i = 0; i < x->nsink; i++) {
+		if (x->sink[i].close)
+			x->sink[i].close(&x->sink[i]);
+		if (x->sink[i].path[0])
+			unlink(x->sink[i].path);
+	}
+	x->nsrc = 0;
+	x->nsink = 0;
+}
+
+/*
  * Sources and sinks open and handed to the recorder, the first
  * meta.json written.  @marker_rd: the read end of COMMAND's marker pipe,
- * or -1.  Return: 0 or a negative errno (said on stderr).
+ * or -1, taken over (closed on failure).  Return: 0 or a negative errno
+ * (said on stderr), with nothing left open or made but DIR.
  */
 static int cmd_record_start(struct cmd_record_ctx *x, int marker_rd)
 {
@@ -766,8 +790,14 @@ static int cmd_record_start(struct cmd_record_ctx *x, int marker_rd)
 	int ret;
 
 	ret = cmd_record_open(x, marker_rd);
-	if (ret)
+	if (ret) {
+		/* the command source owns it once open, and is the last */
+		if (marker_rd >= 0 && (!x->nsrc ||
+		    x->src[x->nsrc - 1].id != EV_SRC_COMMAND))
+			close(marker_rd);
+		cmd_record_abandon(x);
 		return ret;
+	}
 	for (i = 0; i < x->nsrc; i++)
 		rec_add_source(x->rec, &x->src[i]);
 	for (i = 0; i < x->nsink; i++)
@@ -776,6 +806,7 @@ static int cmd_record_start(struct cmd_record_ctx *x, int marker_rd)
 	if (ret) {
 		fprintf(stderr, "usbtrail record: cannot write %s/meta.json: %s\n",
 			x->dir, strerror(-ret));
+		cmd_record_abandon(x);
 		return ret;
 	}
 	fprintf(stderr, "usbtrail record: recording into %s (kernel events: "
@@ -840,7 +871,7 @@ int cmd_record_main(int argc, char **argv)
 	struct cmd_record_ctx *x;
 	struct rec_run_opts ro = { .marker_fd = -1 };
 	int pipefd[2] = { -1, -1 };
-	bool help = false;
+	bool help = false, made = false;
 	int ret, status = CLI_EXIT_FAILURE;
 
 	ret = cmd_record_parse(argc, argv, &opts, &help);
@@ -850,17 +881,17 @@ int cmd_record_main(int argc, char **argv)
 		fputs(cmd_record_help, stdout);
 		return CLI_EXIT_OK;
 	}
-	ret = cmd_record_mkdir(opts.output_dir);
+	ret = cmd_record_mkdir(opts.output_dir, &made);
 	if (ret) {
 		fprintf(stderr, "usbtrail record: %s: %s\n", opts.output_dir,
 			ret == -EEXIST ? "already holds a recording "
 			"(events.jsonl); choose another directory" :
 			strerror(-ret));
-		return CLI_EXIT_FAILURE;
+		goto out_rmdir;
 	}
 	x = cmd_record_ctx_new(&opts);
 	if (!x)
-		return CLI_EXIT_FAILURE;
+		goto out_rmdir;
 
 	if (opts.command && pipe2(pipefd, O_CLOEXEC) == 0) {
 		/* the write end goes to COMMAND: not close-on-exec */
@@ -869,22 +900,24 @@ int cmd_record_main(int argc, char **argv)
 	}
 	ret = cmd_record_start(x, pipefd[0]);
 	if (ret) {
+		if (ro.marker_fd >= 0)
+			close(ro.marker_fd);
 		if (x->no_source)
 			status = CMD_RECORD_EXIT_NO_SOURCE;
-		goto out;
+		cmd_record_ctx_free(x);
+		goto out_rmdir;
 	}
 
 	ro.duration_s = opts.duration_s;
 	ro.command = opts.command;
 	ret = rec_run(x->rec, &ro);
-	ro.marker_fd = -1;		/* rec_run() closed it */
-	pipefd[0] = -1;			/* the command source closed it */
 	status = cmd_record_finish(x, ret);
-out:
-	if (ret && ro.marker_fd >= 0)
-		close(ro.marker_fd);
-	if (ret && pipefd[0] >= 0 && x->nsrc == 0)
-		close(pipefd[0]);
 	cmd_record_ctx_free(x);
+	return status;
+
+out_rmdir:
+	/* left as it was: removed only if made here, and only if empty */
+	if (made)
+		rmdir(opts.output_dir);
 	return status;
 }
