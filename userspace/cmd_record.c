@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "evjson.h"
 #include "meta.h"
+#include "owner.h"
 #include "record.h"
 #include "uas_probe.h"
 #include "util.h"
@@ -115,7 +116,8 @@ const char cmd_record_help[] =
 "lines for Wireshark) and meta.json (kernel, sources, losses, the 'usbtrail\n"
 "uas' verdicts); incidents also go to the systemd journal when there is\n"
 "one.  Needs root (or CAP_SYS_ADMIN and read access to /dev/kmsg); a\n"
-"source that does not open is named with what it needs.\n"
+"source that does not open is named with what it needs.  Through sudo,\n"
+"the files (and DIR, if record makes it) belong to the user of sudo.\n"
 "Exit status: COMMAND's, or 0; 1 if recording failed (e.g. a full disk:\n"
 "what was written stays valid); 2 for usage errors; 3 if no event source\n"
 "opened (or not the one --source names): nothing recorded, COMMAND not run.\n";
@@ -373,15 +375,24 @@ static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 
 /* --- setting up ------------------------------------------------------------ */
 
-/* DIR, made if needed (*made says so), without a recording in it. */
+/*
+ * DIR, made if needed (*made says so; then it is the user's under sudo,
+ * owner.h), without a recording in it.
+ */
 static int cmd_record_mkdir(const char *dir, bool *made)
 {
 	char probe[4200];
 	struct stat st;
+	int fd;
 
 	*made = !mkdir(dir, 0755);
 	if (!*made && errno != EEXIST)
 		return -errno;
+	if (*made) {
+		fd = owner_open(dir, O_RDONLY | O_DIRECTORY, 0);
+		if (fd >= 0)
+			close(fd);
+	}
 	if (stat(dir, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -802,6 +813,10 @@ static int cmd_record_start(struct cmd_record_ctx *x, int marker_rd)
 		rec_add_source(x->rec, &x->src[i]);
 	for (i = 0; i < x->nsink; i++)
 		rec_add_sink(x->rec, &x->sink[i]);
+	if (owner_error())
+		cmd_record_note(x, "the recording's files are root's: they could "
+				"not be given to the user behind sudo: %s",
+				strerror(-owner_error()));
 	ret = cmd_record_write_meta(x, false, 0);
 	if (ret) {
 		fprintf(stderr, "usbtrail record: cannot write %s/meta.json: %s\n",
@@ -869,6 +884,7 @@ int cmd_record_main(int argc, char **argv)
 		.dip = dflt,
 	};
 	struct cmd_record_ctx *x;
+	struct owner sudo_user;
 	struct rec_run_opts ro = { .marker_fd = -1 };
 	int pipefd[2] = { -1, -1 };
 	bool help = false, made = false;
@@ -881,6 +897,10 @@ int cmd_record_main(int argc, char **argv)
 		fputs(cmd_record_help, stdout);
 		return CLI_EXIT_OK;
 	}
+	/* under sudo, what record makes is the user's (docs/record.md) */
+	if (!owner_from_sudo(geteuid(), getenv("SUDO_UID"),
+			     getenv("SUDO_GID"), &sudo_user))
+		owner_set(&sudo_user);
 	ret = cmd_record_mkdir(opts.output_dir, &made);
 	if (ret) {
 		fprintf(stderr, "usbtrail record: %s: %s\n", opts.output_dir,
