@@ -571,35 +571,43 @@ static int cmd_record_trace_source(struct cmd_record_ctx *x, int *err)
 }
 
 /*
+ * What a recording lacks without a kind of event, and the sources that
+ * give it: the trace events come from the module or tracefs.
+ */
+static const struct {
+	enum cmd_record_ksrc first, last;
+	const char *what;	/* on stderr */
+	const char *note;	/* in meta.json */
+} cmd_record_parts[] = {
+	{ CMD_RECORD_KSRC_MODULE, CMD_RECORD_KSRC_TRACEFS,
+	  "the kernel's trace events", "no kernel trace events" },
+	{ CMD_RECORD_KSRC_KMSG, CMD_RECORD_KSRC_KMSG,
+	  "the kernel log", "no kernel log" },
+	{ CMD_RECORD_KSRC_USBMON, CMD_RECORD_KSRC_USBMON,
+	  "usbmon", "no usbmon capture" },
+};
+#define CMD_RECORD_NPARTS \
+	(sizeof(cmd_record_parts) / sizeof(cmd_record_parts[0]))
+
+/*
  * Those of the kernel's event sources that did not open (@err), when
  * others did: one line on stderr, and one note each in meta.json.
  */
 static void cmd_record_say_missing(struct cmd_record_ctx *x, const int *err)
 {
-	static const struct {
-		enum cmd_record_ksrc first, last;
-		const char *what;	/* on stderr */
-		const char *note;	/* in meta.json */
-	} part[] = {
-		{ CMD_RECORD_KSRC_MODULE, CMD_RECORD_KSRC_TRACEFS,
-		  "the kernel's trace events", "no kernel trace events" },
-		{ CMD_RECORD_KSRC_KMSG, CMD_RECORD_KSRC_KMSG,
-		  "the kernel log", "no kernel log" },
-		{ CMD_RECORD_KSRC_USBMON, CMD_RECORD_KSRC_USBMON,
-		  "usbmon", "no usbmon capture" },
-	};
 	char buf[CMD_RECORD_NEEDS_LEN];
-	const char *what[3];
+	const char *what[CMD_RECORD_NPARTS];
 	unsigned int i, n = 0;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < CMD_RECORD_NPARTS; i++) {
 		/* the trace source is missing only when neither opened */
 		if ((i == 0 && x->trace_source) ||
-		    !cmd_record_needs(buf, err, part[i].first,
-				      part[i].last)[0])
+		    !cmd_record_needs(buf, err, cmd_record_parts[i].first,
+				      cmd_record_parts[i].last)[0])
 			continue;
-		what[n++] = part[i].what;
-		cmd_record_keep_note(x, "%s: %s", part[i].note, buf);
+		what[n++] = cmd_record_parts[i].what;
+		cmd_record_keep_note(x, "%s: %s", cmd_record_parts[i].note,
+				     buf);
 	}
 	if (!n)
 		return;
