@@ -41,3 +41,19 @@ echo "ok: make man: $th"
 grep -q 'MODULE_VERSION(USBTRAIL_VERSION)' "$top/module/ut_main.c" ||
 	fail "module/ut_main.c does not take its version from VERSION"
 echo "ok: the module's MODULE_VERSION comes from VERSION"
+
+# 'sudo make install' after 'make': root reads a tree the user owns, where
+# git refuses ("dubious ownership"); the git commit must still be found,
+# or the stamp changes and install rebuilds a binary without it
+if [ "$(id -u)" = 0 ] && command -v git >/dev/null &&
+	git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	git clone -q "$top" "$work/tree" || fail "git clone"
+	cp "$top/userspace/Makefile" "$work/tree/userspace/Makefile"
+	chown -R 65534:65534 "$work/tree"
+	rev=$(make -n -p -C "$work/tree/userspace" build/stamp 2>/dev/null |
+		sed -n 's/^GIT_REV := //p')
+	case $rev in
+	''|*' '*) fail "as root in a tree of another user, no git commit: '$rev'" ;;
+	esac
+	echo "ok: as root in another user's tree, the commit is found ($rev)"
+fi
