@@ -133,7 +133,7 @@ struct rec_stats {
 struct rec_run_opts {
 	uint64_t duration_s;		/* 0: none */
 	char **command;			/* NULL: none */
-	int marker_fd;			/* write end for COMMAND, or -1 */
+	int marker_fd;			/* COMMAND's write end, or -1: closed */
 };
 
 /* NULL with errno set on failure. */
