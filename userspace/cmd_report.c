@@ -36,11 +36,12 @@ struct cmd_report_opts {
 	const char *bundle;		/* NULL: no bundle */
 	uint64_t max_size;
 	bool keep_serials;
+	bool keep_ids;
 };
 
 const char cmd_report_help[] =
 "Usage: usbtrail report DIR [-o FILE.html] [--bundle FILE.tar.gz]\n"
-"                       [--max-size N] [--keep-serials]\n"
+"                       [--max-size N] [--keep-serials] [--keep-ids]\n"
 "\n"
 "Turn DIR, a recording made by 'usbtrail record', into an HTML report\n"
 "and, with --bundle, a compressed bundle to attach to a bug report.\n"
@@ -56,6 +57,9 @@ const char cmd_report_help[] =
 "                          default 1MiB, what common bug trackers accept)\n"
 "      --keep-serials      keep device serial numbers; by default they are\n"
 "                          replaced in the report and the bundle\n"
+"      --keep-ids          keep hostnames, user names, IP and MAC addresses,\n"
+"                          machine and boot ids in the bundle; by default\n"
+"                          each is replaced by a token (host1, user1, ...)\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
@@ -67,6 +71,7 @@ enum {
 	CMD_REPORT_OPT_BUNDLE = 256,
 	CMD_REPORT_OPT_MAX_SIZE,
 	CMD_REPORT_OPT_KEEP_SERIALS,
+	CMD_REPORT_OPT_KEEP_IDS,
 };
 
 static int cmd_report_parse(int argc, char **argv,
@@ -79,6 +84,7 @@ static int cmd_report_parse(int argc, char **argv,
 		{ "bundle",	  required_argument, NULL, CMD_REPORT_OPT_BUNDLE },
 		{ "max-size",	  required_argument, NULL, CMD_REPORT_OPT_MAX_SIZE },
 		{ "keep-serials", no_argument,	     NULL, CMD_REPORT_OPT_KEEP_SERIALS },
+		{ "keep-ids",	  no_argument,	     NULL, CMD_REPORT_OPT_KEEP_IDS },
 		{ NULL,		  0,		     NULL, 0 }
 	};
 	int c;
@@ -111,6 +117,9 @@ static int cmd_report_parse(int argc, char **argv,
 			break;
 		case CMD_REPORT_OPT_KEEP_SERIALS:
 			opts->keep_serials = true;
+			break;
+		case CMD_REPORT_OPT_KEEP_IDS:
+			opts->keep_ids = true;
 			break;
 		default:
 			return cli_getopt_error(CMD_REPORT_NAME, c, argv,
@@ -297,6 +306,7 @@ int cmd_report_main(int argc, char **argv)
 			.path = opts.bundle,
 			.max_size = opts.max_size,
 			.keep_serials = opts.keep_serials,
+			.keep_ids = opts.keep_ids,
 			.report_txt = txt,
 			.report_html = html,
 			.tmp = cmd_report_tmp,
