@@ -2,7 +2,8 @@
 /*
  * tar.c - ustar archives in memory (POSIX.1-2001 pax "ustar" format):
  * a 512-byte header per file, the data padded to 512, two zero blocks at
- * the end.  Enough for the bundle; no links, no long names.
+ * the end.  Enough for the bundle; no links, no long names.  Headers are
+ * also read back (tar_header_parse()), from bytes: the caller streams.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,8 +11,6 @@
 #include <string.h>
 
 #include "tar.h"
-
-#define TAR_BLOCK	512
 
 static int tar_reserve(struct tar_buf *t, size_t more)
 {
@@ -88,4 +87,60 @@ void tar_free(struct tar_buf *t)
 		return;
 	free(t->data);
 	memset(t, 0, sizeof(*t));
+}
+
+/* an octal number field (NUL- or space-ended, leading spaces allowed) */
+static int tar_parse_octal(const uint8_t *f, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i = 0;
+
+	while (i < n && f[i] == ' ')
+		i++;
+	if (i == n || f[i] < '0' || f[i] > '7')
+		return -EINVAL;
+	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++) {
+		if (v >> 60)
+			return -EINVAL;
+		v = v * 8 + (f[i] - '0');
+	}
+	if (i < n && f[i] && f[i] != ' ')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int tar_header_parse(const uint8_t *block, struct tar_entry *e)
+{
+	uint64_t sum = 0, want, size;
+	size_t i, plen, nlen;
+
+	for (i = 0; i < TAR_BLOCK && !block[i]; i++)
+		;
+	if (i == TAR_BLOCK)
+		return 1;
+	for (i = 0; i < TAR_BLOCK; i++)
+		sum += (i >= 148 && i < 156) ? ' ' : block[i];
+	if (tar_parse_octal(block + 148, 8, &want) || want != sum ||
+	    tar_parse_octal(block + 124, 12, &size))
+		return -EINVAL;
+	/* ustar: the name may be split into prefix[155] and name[100] */
+	nlen = strnlen((const char *)block, 100);
+	plen = memcmp(block + 257, "ustar", 5) ? 0 :
+	       strnlen((const char *)block + 345, 155);
+	if (plen)
+		snprintf(e->name, sizeof(e->name), "%.*s/%.*s", (int)plen,
+			 (const char *)block + 345, (int)nlen,
+			 (const char *)block);
+	else
+		snprintf(e->name, sizeof(e->name), "%.*s", (int)nlen,
+			 (const char *)block);
+	e->type = (char)block[156];
+	e->size = size;
+	return 0;
+}
+
+uint64_t tar_padded(uint64_t size)
+{
+	return size + (TAR_BLOCK - size % TAR_BLOCK) % TAR_BLOCK;
 }
