@@ -448,6 +448,23 @@ const char *meta_str(struct json_object *meta, const char *k1,
 	return json_object_get_string(v);
 }
 
+bool meta_u64(struct json_object *meta, const char *k1, const char *k2,
+	      uint64_t *out)
+{
+	struct json_object *v = meta_get(meta, k1);
+	int64_t n;
+
+	if (k2)
+		v = meta_get(v, k2);
+	if (!v || !json_object_is_type(v, json_type_int))
+		return false;
+	n = json_object_get_int64(v);
+	if (n < 0)
+		return false;
+	*out = (uint64_t)n;
+	return true;
+}
+
 int meta_parse(const char *buf, size_t len, struct json_object **obj,
 	       struct meta_read *out)
 {

@@ -80,4 +80,8 @@ int meta_parse(const char *buf, size_t len, struct json_object **obj,
 const char *meta_str(struct json_object *meta, const char *k1,
 		     const char *k2);
 
+/* The count at @k1 (@k2) into *@out: false if absent or not >= 0. */
+bool meta_u64(struct json_object *meta, const char *k1, const char *k2,
+	      uint64_t *out);
+
 #endif /* USBTRAIL_META_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * recording.c - a recording directory read back into tables for the
- * report (recording.h).  Parsing takes bytes; only recording_load() opens
- * files.  Nothing here logs: counts of what was skipped go to the caller.
+ * report (recording.h).  Parsing takes bytes; only recording_load() and
+ * recording_load_bundle() open files.  Nothing here logs: counts of what was skipped go to the caller.
  * meta.json's keys are read in meta.c, beside its writer.
  */
 #include <errno.h>
@@ -16,9 +16,11 @@
 
 #include "datatab.h"
 #include "evjson.h"
+#include "loginput.h"
 #include "meta.h"
 #include "modrec.h"
 #include "recording.h"
+#include "tar.h"
 
 void recording_init(struct recording *r)
 {
@@ -43,6 +45,12 @@ const char *recording_meta_str(const struct recording *r, const char *k1,
 			       const char *k2)
 {
 	return meta_str(r->meta, k1, k2);
+}
+
+bool recording_meta_u64(const struct recording *r, const char *k1,
+			const char *k2, uint64_t *out)
+{
+	return meta_u64(r->meta, k1, k2, out);
 }
 
 double recording_seconds(const struct recording *r)
@@ -576,29 +584,25 @@ static int recording_read_file(const char *dir, const char *name,
 #define RECORDING_META_MAX	(16u << 20)
 #define RECORDING_CHUNK		(4u << 20)
 
+/* Where recording_stream() reads from: bytes, 0 at the end, -errno. */
+typedef ssize_t (*recording_reader)(void *ctx, char *buf, size_t len);
+
 /* events.jsonl in chunks of whole lines: it may be bigger than memory. */
-static int recording_stream_events(struct recording *r, const char *path)
+static int recording_stream(struct recording *r, recording_reader rd,
+			    void *ctx)
 {
 	size_t have = 0, cap = RECORDING_CHUNK;
-	int fd, err = 0;
-	char *buf;
+	char *buf = malloc(cap);
+	int err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (;;) {
-		ssize_t n = read(fd, buf + have, cap - have);
+		ssize_t n = rd(ctx, buf + have, cap - have);
 		char *end;
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0) {
-			err = -errno;
+			err = (int)n;
 			break;
 		}
 		if (!n) {
@@ -624,6 +628,27 @@ static int recording_stream_events(struct recording *r, const char *path)
 		memmove(buf, end + 1, have);
 	}
 	free(buf);
+	return err;
+}
+
+static ssize_t recording_read_fd(void *ctx, char *buf, size_t len)
+{
+	ssize_t n;
+
+	do {
+		n = read(*(int *)ctx, buf, len);
+	} while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static int recording_stream_events(struct recording *r, const char *path)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = recording_stream(r, recording_read_fd, &fd);
 	close(fd);
 	return err;
 }
@@ -656,4 +681,151 @@ int recording_load_events(struct recording *r, const char *path)
 	int err = recording_stream_events(r, path);
 
 	return err ? err : recording_finish(r);
+}
+
+/* One file of a bundle, read through its decompressor. */
+struct recording_member {
+	struct loginput *in;
+	uint64_t left;			/* bytes of it not read yet */
+};
+
+static ssize_t recording_read_member(void *ctx, char *buf, size_t len)
+{
+	struct recording_member *m = ctx;
+	ssize_t n;
+
+	if (!m->left)
+		return 0;
+	if (len > m->left)
+		len = (size_t)m->left;
+	n = loginput_read(m->in, buf, len);
+	if (!n)
+		return -EBADMSG;	/* the archive ends inside the file */
+	if (n > 0)
+		m->left -= (uint64_t)n;
+	return n;
+}
+
+/* all of len bytes, or -EBADMSG at the end of the archive */
+static int recording_member_read(struct recording_member *m, char *buf,
+				 size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = recording_read_member(m, buf + got, len - got);
+
+		if (n < 0)
+			return (int)n;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static int recording_member_skip(struct recording_member *m)
+{
+	char buf[8192];
+
+	while (m->left) {
+		ssize_t n = recording_read_member(m, buf, sizeof(buf));
+
+		if (n < 0)
+			return (int)n;
+	}
+	return 0;
+}
+
+/* the last part of a member's name: "usbtrail-bundle/meta.json" */
+static bool recording_member_is(const struct tar_entry *e, const char *name)
+{
+	const char *base = strrchr(e->name, '/');
+
+	return (e->type == '0' || !e->type) &&
+	       !strcmp(base ? base + 1 : e->name, name);
+}
+
+static int recording_bundle_meta(struct recording *r,
+				 struct recording_member *m)
+{
+	size_t len = (size_t)m->left;
+	char *buf;
+	int err;
+
+	if (m->left > RECORDING_META_MAX)
+		return recording_member_skip(m);
+	buf = malloc(len + 1);
+	if (!buf)
+		return -ENOMEM;
+	err = recording_member_read(m, buf, len);
+	if (!err) {
+		buf[len] = '\0';
+		/* unusable meta.json: the events still make a row */
+		recording_parse_meta(r, buf, len);
+	}
+	free(buf);
+	return err;
+}
+
+int recording_load_bundle(struct recording *r, const char *path,
+			  const char **what)
+{
+	struct recording_member m = { 0 };
+	bool events = false;
+	uint8_t block[TAR_BLOCK];
+	int err;
+
+	*what = "";
+	err = loginput_open(path, &m.in);
+	if (err)
+		return err;
+	for (;;) {
+		struct tar_entry e;
+		uint64_t pad;
+		ssize_t n;
+
+		/* a header: the file may end before one (no end blocks) */
+		*what = "";
+		n = loginput_read(m.in, (char *)block, TAR_BLOCK);
+		if (n <= 0) {
+			err = (int)n;
+			break;
+		}
+		m.left = TAR_BLOCK - (uint64_t)n;
+		err = recording_member_read(&m, (char *)block + n,
+					    (size_t)m.left);
+		if (err)
+			break;
+		err = tar_header_parse(block, &e);
+		if (err) {
+			if (err < 0)
+				err = -EBADMSG;	/* not a tar archive */
+			else
+				err = 0;	/* its end */
+			break;
+		}
+		pad = tar_padded(e.size) - e.size;
+		m.left = e.size;
+		if (recording_member_is(&e, "events.jsonl")) {
+			*what = "events.jsonl";
+			events = true;
+			err = recording_stream(r, recording_read_member, &m);
+		} else if (recording_member_is(&e, "meta.json")) {
+			*what = "meta.json";
+			err = recording_bundle_meta(r, &m);
+		}
+		if (!err)
+			err = recording_member_skip(&m);
+		m.left = pad;
+		if (!err)
+			err = recording_member_skip(&m);
+		if (err)
+			break;
+	}
+	loginput_close(m.in);
+	if (err)
+		return err;
+	*what = "events.jsonl";
+	if (!events)
+		return -ENOENT;
+	return recording_finish(r);
 }

@@ -144,6 +144,16 @@ int recording_finish(struct recording *r);
 int recording_load(struct recording *r, const char *dir, const char **what);
 
 /*
+ * The same for a bundle of "usbtrail report --bundle" (a tar, compressed
+ * or not, as loginput.c reads): its meta.json and events.jsonl (members
+ * of those names in any one directory), streamed.  Returns 0 or a
+ * negative errno (-ENOENT: no events.jsonl in it, -EBADMSG: not a tar or
+ * damaged); *what names the member that failed, "" the archive itself.
+ */
+int recording_load_bundle(struct recording *r, const char *path,
+			  const char **what);
+
+/*
  * The same for an events.jsonl file named by itself (no meta.json): what
  * "usbtrail analyze FILE.jsonl" reads.  0 or a negative errno.
  */
@@ -187,6 +197,10 @@ double recording_seconds(const struct recording *r);
 /* meta.json string at a path of object keys ("kernel", "release"). */
 const char *recording_meta_str(const struct recording *r, const char *k1,
 			       const char *k2);
+
+/* ... and a count there ("events", "trace"): false if absent. */
+bool recording_meta_u64(const struct recording *r, const char *k1,
+			const char *k2, uint64_t *out);
 
 /* "SEQ1M Q4T1": the CrystalDiskMark row of a stress phase. */
 void recording_stress_label(const struct recording_stress *s, char *buf,
