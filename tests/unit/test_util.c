@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_util.c - unit tests of userspace/lib/util.c: the number and size parser
- * that every command option goes through, and its formatters.
+ * that every command option goes through, its formatters, and relative
+ * paths.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -200,6 +201,31 @@ static void test_util_speed(void **state)
 			    "10000 Mbit/s");
 }
 
+static void test_util_relpath(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(util_relpath("/a/b", "/a/c/d", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "../c/d");
+	assert_int_equal(util_relpath("/a/b", "/a/b/r.html", buf,
+				      sizeof(buf)), 0);
+	assert_string_equal(buf, "r.html");
+	assert_int_equal(util_relpath("/", "/x/y", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "x/y");
+	assert_int_equal(util_relpath("/x/y", "/", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "../..");
+	assert_int_equal(util_relpath("/a/b", "/a/b", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, ".");
+	/* a common prefix of characters is not a common directory */
+	assert_int_equal(util_relpath("/ab", "/abc/f", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "../abc/f");
+	assert_int_equal(util_relpath("a", "/b", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(util_relpath("/a/b/c", "/x/y/z", buf, 8),
+			 -ENAMETOOLONG);
+	assert_string_equal(buf, "");
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -214,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_util_null),
 		cmocka_unit_test(test_util_format),
 		cmocka_unit_test(test_util_speed),
+		cmocka_unit_test(test_util_relpath),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);

@@ -201,3 +201,58 @@ int util_hexval(char c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+/* the next component of a path at *p ("" at the end); its length */
+static size_t util_path_next(const char **p)
+{
+	while (**p == '/')
+		(*p)++;
+	return strcspn(*p, "/");
+}
+
+int util_relpath(const char *from, const char *to, char *buf, size_t len)
+{
+	const char *f = from, *t = to;
+	size_t fl, tl, off = 0;
+	int n;
+
+	if (from[0] != '/' || to[0] != '/' || !len)
+		return -EINVAL;
+	buf[0] = '\0';
+	/* past the components both share */
+	for (;;) {
+		const char *f2 = f, *t2 = t;
+
+		fl = util_path_next(&f2);
+		tl = util_path_next(&t2);
+		if (!fl || fl != tl || memcmp(f2, t2, fl))
+			break;
+		f = f2 + fl;
+		t = t2 + tl;
+	}
+	/* up from each component of from left, then down to */
+	while ((fl = util_path_next(&f))) {
+		n = snprintf(buf + off, len - off, "%s..", off ? "/" : "");
+		if (n < 0 || (size_t)n >= len - off)
+			goto too_long;
+		off += (size_t)n;
+		f += fl;
+	}
+	while ((tl = util_path_next(&t))) {
+		n = snprintf(buf + off, len - off, "%s%.*s", off ? "/" : "",
+			     (int)tl, t);
+		if (n < 0 || (size_t)n >= len - off)
+			goto too_long;
+		off += (size_t)n;
+		t += tl;
+	}
+	if (!off) {
+		if (len < 2)
+			goto too_long;
+		snprintf(buf, len, ".");
+	}
+	return 0;
+too_long:
+	buf[0] = '\0';
+	return -ENAMETOOLONG;
+}

@@ -54,4 +54,12 @@ int util_hexval(char c);
 /* len bytes of src into dst[size] (size > 0), cut to fit, NUL-ended. */
 void util_copy(char *dst, size_t size, const char *src, size_t len);
 
+/*
+ * The path of @to relative to the directory @from, both absolute and
+ * canonical (as realpath() gives them): "/a/b", "/a/c/d" -> "../c/d";
+ * "." when they are the same.  0, -EINVAL (not absolute) or
+ * -ENAMETOOLONG (buf too small; buf then holds "").
+ */
+int util_relpath(const char *from, const char *to, char *buf, size_t len);
+
 #endif /* USBTRAIL_UTIL_H */
