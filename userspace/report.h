@@ -52,6 +52,13 @@ struct json_object *report_uas(const struct recording *r, const char *disk);
 const char *report_json_str(struct json_object *o, const char *k1,
 			    const char *k2);
 
+/*
+ * Untrusted text (kernel lines, product strings, file names) into HTML:
+ * the five special characters as entities, control characters as
+ * U+FFFD.  For attribute values too (quotes are escaped).
+ */
+void report_html_esc(FILE *f, const char *s);
+
 int report_text_write(FILE *f, const struct recording *r,
 		      const struct report_opts *o);
 int report_html_write(FILE *f, const struct recording *r,

@@ -18,7 +18,7 @@
 #include "report.h"
 #include "util.h"
 
-static void report_html_esc(FILE *f, const char *s)
+void report_html_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
