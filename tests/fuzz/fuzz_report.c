@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: events.jsonl lines of a recording, which a user may
- * attach from anywhere, through the loader and both report writers.
+ * attach from anywhere, through the loader, both report writers and
+ * the comparison's rows and writers (report --compare).
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "compare.h"
 #include "recording.h"
 #include "report.h"
 
@@ -15,7 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct report_opts o = { .dir = "fuzz", .keep_serials = false };
+	struct compare_source src = { .name = "fuzz", .href = "r.html" };
 	static FILE *null;
+	struct compare_table t;
 	struct recording r;
 
 	if (!null)
@@ -25,6 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !recording_finish(&r) && null) {
 		report_text_write(null, &r, &o);
 		report_html_write(null, &r, &o);
+		compare_init(&t);
+		if (compare_add(&t, &r, &src) >= 0) {
+			compare_write_csv(null, &t);
+			compare_write_md(null, &t);
+			compare_write_html(null, &t);
+		}
+		compare_free(&t);
 	}
 	recording_free(&r);
 	return 0;
