@@ -20,6 +20,7 @@
 
 #include "bundle.h"
 #include "cli.h"
+#include "compare.h"
 #include "recording.h"
 #include "report.h"
 #include "util.h"
@@ -37,11 +38,14 @@ struct cmd_report_opts {
 	uint64_t max_size;
 	bool keep_serials;
 	bool keep_ids;
+	bool compare;			/* --compare: cmd_report_compare.c */
+	struct compare_args cmp;
 };
 
 const char cmd_report_help[] =
 "Usage: usbtrail report DIR [-o FILE.html] [--bundle FILE.tar.gz]\n"
 "                       [--max-size N] [--keep-serials] [--keep-ids]\n"
+"       usbtrail report --compare DIR|BUNDLE... [--format F] [-o FILE]\n"
 "\n"
 "Turn DIR, a recording made by 'usbtrail record', into an HTML report\n"
 "and, with --bundle, a compressed bundle to attach to a bug report.\n"
@@ -60,6 +64,15 @@ const char cmd_report_help[] =
 "      --keep-ids          keep hostnames, user names, IP and MAC addresses,\n"
 "                          machine and boot ids in the bundle; by default\n"
 "                          each is replaced by a token (host1, user1, ...)\n"
+"      --compare           put recordings (directories, or bundles of\n"
+"                          --bundle) side by side, a row per disk per\n"
+"                          recording: link speed, driver, UAS verdict,\n"
+"                          usbtrail stress in CrystalDiskMark's rows,\n"
+"                          latency, dips, incidents; to standard output\n"
+"                          or -o FILE\n"
+"      --format F          of --compare: html, md (a GitHub table) or csv;\n"
+"                          default: by FILE's extension, md on standard\n"
+"                          output\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
@@ -72,6 +85,8 @@ enum {
 	CMD_REPORT_OPT_MAX_SIZE,
 	CMD_REPORT_OPT_KEEP_SERIALS,
 	CMD_REPORT_OPT_KEEP_IDS,
+	CMD_REPORT_OPT_COMPARE,
+	CMD_REPORT_OPT_FORMAT,
 };
 
 static int cmd_report_parse(int argc, char **argv,
@@ -85,6 +100,8 @@ static int cmd_report_parse(int argc, char **argv,
 		{ "max-size",	  required_argument, NULL, CMD_REPORT_OPT_MAX_SIZE },
 		{ "keep-serials", no_argument,	     NULL, CMD_REPORT_OPT_KEEP_SERIALS },
 		{ "keep-ids",	  no_argument,	     NULL, CMD_REPORT_OPT_KEEP_IDS },
+		{ "compare",	  no_argument,	     NULL, CMD_REPORT_OPT_COMPARE },
+		{ "format",	  required_argument, NULL, CMD_REPORT_OPT_FORMAT },
 		{ NULL,		  0,		     NULL, 0 }
 	};
 	int c;
@@ -121,12 +138,27 @@ static int cmd_report_parse(int argc, char **argv,
 		case CMD_REPORT_OPT_KEEP_IDS:
 			opts->keep_ids = true;
 			break;
+		case CMD_REPORT_OPT_COMPARE:
+			opts->compare = true;
+			break;
+		case CMD_REPORT_OPT_FORMAT:
+			opts->cmp.format = optarg;
+			break;
 		default:
 			return cli_getopt_error(CMD_REPORT_NAME, c, argv,
 						optstring, longopts);
 		}
 	}
 
+	if (opts->compare || opts->cmp.format) {
+		opts->cmp.inputs = argv + optind;
+		opts->cmp.ninputs = argc - optind;
+		opts->cmp.output = opts->html;
+		return cmd_report_compare_check(&opts->cmp, opts->compare,
+						opts->bundle ? "--bundle" :
+						opts->keep_serials ?
+						"--keep-serials" : NULL);
+	}
 	if (optind >= argc)
 		return cli_usage_error(CMD_REPORT_NAME, "missing DIR");
 	if (argc - optind > 1)
@@ -250,6 +282,9 @@ int cmd_report_main(int argc, char **argv)
 	signal(SIGINT, cmd_report_signal);
 	signal(SIGTERM, cmd_report_signal);
 	signal(SIGHUP, cmd_report_signal);
+	if (opts.compare)
+		return cmd_report_compare(&opts.cmp, cmd_report_tmp,
+					  sizeof(cmd_report_tmp));
 
 	recording_init(&rec);
 	ret = recording_load(&rec, opts.dir, &what);
