@@ -125,29 +125,46 @@ static void compare_num(struct compare_row *row, enum compare_col c,
 
 /*
  * The disk a stress phase ran on: the one that moved the most bytes
- * while it ran (the markers name the target as the user gave it, often
- * a /dev/disk/by-id/ link the recording cannot resolve).  A recording of
- * one disk needs no samples for that.  -1 if none.
+ * while its run did (the markers name the target as the user gave it,
+ * often a /dev/disk/by-id/ link the recording cannot resolve).  The
+ * run's span, not the phase's: markers may reach the recorder late and
+ * bunched (a busy guest), so that a short phase's own span can miss its
+ * I/O.  A recording where one disk moved data, or of one disk, needs no
+ * more.  -1 if none.
  */
 static int compare_phase_disk(const struct recording *r,
 			      const struct recording_stress *s)
 {
-	uint64_t best = 0;
-	int disk = -1;
-	unsigned int i;
+	uint64_t best = 0, t0 = s->t_start_ns, t1 = s->t_end_ns;
+	unsigned int i, busy = 0;
+	int disk = -1, last = -1;
 	size_t k;
 
+	for (i = 0; s->run[0] && i < r->nstress; i++) {
+		const struct recording_stress *o = &r->stress[i];
+
+		if (strcmp(o->run, s->run))
+			continue;
+		if (o->t_start_ns < t0)
+			t0 = o->t_start_ns;
+		if (o->ended && o->t_end_ns > t1)
+			t1 = o->t_end_ns;
+	}
 	for (i = 0; i < r->ndisks; i++) {
 		const struct recording_disk *d = &r->disks[i];
 		uint64_t bytes = 0;
 
+		if (d->nsamples) {
+			busy++;
+			last = (int)i;
+		}
 		for (k = 0; k < d->nsamples; k++) {
 			const struct recording_sample *sm =
 				&r->samples[d->first_sample + k];
 			uint64_t end = sm->t_ns +
 				       (uint64_t)sm->s.interval_ms * 1000000;
 
-			if (end > s->t_start_ns && sm->t_ns < s->t_end_ns)
+			if (end > t0 && sm->t_ns < t1)
 				bytes += sm->s.read_bytes + sm->s.write_bytes;
 		}
 		if (bytes > best) {
@@ -155,6 +172,8 @@ static int compare_phase_disk(const struct recording *r,
 			disk = (int)i;
 		}
 	}
+	if (disk < 0 && busy == 1)
+		disk = last;
 	if (disk < 0 && r->ndisks == 1)
 		disk = 0;
 	return disk;

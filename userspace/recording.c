@@ -370,6 +370,8 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 		s = &r->stress[r->nstress++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", phase);
+		if (recording_kv(text, "run", v, sizeof(v)))
+			snprintf(s->run, sizeof(s->run), "%s", v);
 		s->write = recording_word(phase, "write") ||
 			   recording_word(phase, "mixed");
 		s->random = recording_word(phase, "random") ||

@@ -66,6 +66,7 @@ struct recording_ep {
 /* One phase of "usbtrail stress" from its markers. */
 struct recording_stress {
 	char name[32];			/* as in the marker: "Seq-Write" */
+	char run[32];			/* the run's id (hex), "" if none */
 	bool write, random;
 	uint32_t block;
 	unsigned int qd;
