@@ -10,7 +10,6 @@
  * cmd_report.c parses the options and hands over.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "savefile.h"
 #include "util.h"
 
 #define CMD_COMPARE_NAME	"report"
@@ -221,35 +221,6 @@ out:
 	return err < 0 ? CLI_EXIT_FAILURE : 0;
 }
 
-/* text into path through a temporary file renamed when whole */
-static int cmd_compare_save(const char *path, const char *text, size_t len,
-			    char *tmp, size_t tmplen)
-{
-	size_t off = 0;
-	int fd, err;
-
-	if ((size_t)snprintf(tmp, tmplen, "%s.tmp.XXXXXX", path) >= tmplen) {
-		tmp[0] = '\0';
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		tmp[0] = '\0';
-		return err;
-	}
-	fchmod(fd, 0644);
-	err = util_write_all(fd, text, len, &off);
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	tmp[0] = '\0';
-	return err;
-}
-
 static int cmd_compare_write(FILE *f, const struct compare_table *t,
 			     enum compare_format fmt)
 {
@@ -298,7 +269,7 @@ int cmd_report_compare(const struct compare_args *a, char *tmp,
 	if (fclose(f) && !err)
 		err = -ENOMEM;
 	if (!err && out)
-		err = cmd_compare_save(a->output, text, len, tmp, tmplen);
+		err = savefile_write(a->output, text, len, tmp, tmplen);
 	else if (!err)
 		err = util_write_all(STDOUT_FILENO, text, len, &off);
 	if (!err && out)
