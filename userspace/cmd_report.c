@@ -157,7 +157,9 @@ static int cmd_report_parse(int argc, char **argv,
 		return cmd_report_compare_check(&opts->cmp, opts->compare,
 						opts->bundle ? "--bundle" :
 						opts->keep_serials ?
-						"--keep-serials" : NULL);
+						"--keep-serials" :
+						opts->keep_ids ? "--keep-ids" :
+						NULL);
 	}
 	if (optind >= argc)
 		return cli_usage_error(CMD_REPORT_NAME, "missing DIR");
