@@ -32,6 +32,7 @@
 #include "lsusb.h"
 #include "pcapng.h"
 #include "report.h"
+#include "savefile.h"
 #include "scrub.h"
 #include "tar.h"
 #include "usbdesc.h"
@@ -1103,32 +1104,10 @@ static int bundle_attempt(struct bundle_ctx *c, double w,
 static int bundle_save(const struct bundle_opts *o, const uint8_t *data,
 		       size_t len)
 {
-	char local[4200], *tmp = o->tmp ? o->tmp : local;
-	size_t tmplen = o->tmp ? o->tmplen : sizeof(local), off = 0;
-	int fd, err = 0;
+	char local[4200];
 
-	if ((size_t)snprintf(tmp, tmplen, "%s.tmp.XXXXXX", o->path) >= tmplen) {
-		tmp[0] = '\0';
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		tmp[0] = '\0';
-		return err;
-	}
-	fchmod(fd, 0644);
-	err = util_write_all(fd, data, len, &off);
-	if (!err && fsync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, o->path) < 0)
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	tmp[0] = '\0';
-	return err;
+	return o->tmp ? savefile_write(o->path, data, len, o->tmp, o->tmplen) :
+			savefile_write(o->path, data, len, local, sizeof(local));
 }
 
 static void bundle_ctx_free(struct bundle_ctx *c)

@@ -4,8 +4,8 @@
  * temporary file beside it (PATH.tmp.XXXXXX), which is renamed over PATH
  * once complete, so an interrupted run never leaves half a file.
  *
- * For report --compare (cmd_report_compare.c); bundle_save() (bundle.c)
- * and the report's own writer (cmd_report.c) do the same and can call it.
+ * For report --compare (cmd_report_compare.c), the bundle (bundle.c) and
+ * the report's own files (cmd_report.c).
  */
 #ifndef USBTRAIL_SAVEFILE_H
 #define USBTRAIL_SAVEFILE_H
