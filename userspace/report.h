@@ -48,6 +48,11 @@ bool report_topology(const struct recording *r, const char *disk, char *buf,
 void report_sense_text(const struct ev *inc, char *buf, size_t len);
 /* The uas verdict meta.json holds for disk, or NULL. */
 struct json_object *report_uas(const struct recording *r, const char *disk);
+/*
+ * Untrusted text (kernel lines, product strings) into HTML or SVG:
+ * markup characters as entities, control characters as U+FFFD.
+ */
+void report_esc(FILE *f, const char *s);
 /* o[k1] (or o[k1][k2]) when it is a string, else NULL. */
 const char *report_json_str(struct json_object *o, const char *k1,
 			    const char *k2);

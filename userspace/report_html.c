@@ -8,7 +8,7 @@
  * results in CrystalDiskMark's layout and what to try next.
  *
  * Everything taken from the recording is untrusted text (kernel lines,
- * product strings): it goes out through report_html_esc() only.
+ * product strings): it goes out through report_esc() only.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,35 +17,6 @@
 
 #include "report.h"
 #include "util.h"
-
-static void report_html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			/* control characters would not show; keep the place */
-			if ((unsigned char)*s < 0x20 && *s != '\t')
-				fputs("\xef\xbf\xbd", f);
-			else
-				fputc(*s, f);
-		}
-	}
-}
 
 static const char report_html_css[] =
 "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;"
@@ -217,7 +188,7 @@ static void report_html_marks(FILE *f, const struct recording *r,
 		ev_incident_summary(ev, sum, sizeof(sum));
 		fprintf(f, "<g class='mark'><title>#%zu +%.3f s ", i + 1,
 			report_rel(r, ev->t_ns));
-		report_html_esc(f, sum);
+		report_esc(f, sum);
 		fprintf(f, "</title><line x1='%.1f' y1='%.1f' x2='%.1f' "
 			"y2='%.1f' stroke='%s' stroke-width='1.5' "
 			"stroke-dasharray='%s'/>", x, PLOT_T, x, PLOT_H - PLOT_B,
@@ -284,7 +255,7 @@ static void report_html_plot(FILE *f, const struct recording *r,
 		"width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
 		"role='img' aria-label='throughput of ", PLOT_W, PLOT_H,
 		PLOT_W, PLOT_H);
-	report_html_esc(f, d->disk);
+	report_esc(f, d->disk);
 	fputs(" over time, incidents marked'>\n", f);
 	report_html_dips(f, r, d, &a);
 	report_html_axes(f, &a);
@@ -296,7 +267,7 @@ static void report_html_plot(FILE *f, const struct recording *r,
 static void report_html_cell(FILE *f, const char *s)
 {
 	fputs("<td>", f);
-	report_html_esc(f, s ? s : "");
+	report_esc(f, s ? s : "");
 	fputs("</td>", f);
 }
 
@@ -314,7 +285,7 @@ static void report_html_devices(FILE *f, const struct recording *r,
 	for (i = 0; i < r->ndisks; i++)
 		if (report_topology(r, r->disks[i].disk, topo, sizeof(topo))) {
 			fputs("<p>Topology: <code>", f);
-			report_html_esc(f, topo);
+			report_esc(f, topo);
 			fputs("</code></p>\n", f);
 		}
 	fputs("<table><tr><th>disk</th><th>USB port</th><th>id</th>"
@@ -340,11 +311,11 @@ static void report_html_devices(FILE *f, const struct recording *r,
 		report_html_cell(f, dv->driver);
 		snprintf(buf, sizeof(buf), "%s (%s)", dv->hcd, dv->hcd_driver);
 		fputs("<td>", f);
-		report_html_esc(f, d->have_device ? buf : "?");
+		report_esc(f, d->have_device ? buf : "?");
 		s = report_json_str(uas, "hcd", "chip");
 		if (s) {
 			fputs("<br><span class='muted'>", f);
-			report_html_esc(f, s);
+			report_esc(f, s);
 			fputs("</span>", f);
 		}
 		fputs("</td>", f);
@@ -354,14 +325,14 @@ static void report_html_devices(FILE *f, const struct recording *r,
 		s = report_json_str(uas, "reason", NULL);
 		if (s) {
 			fputs("<b>", f);
-			report_html_esc(f, s);
+			report_esc(f, s);
 			fputs("</b>: ", f);
-			report_html_esc(f, report_json_str(uas, "detail",
+			report_esc(f, report_json_str(uas, "detail",
 							   "why") ?: "");
 			s = report_json_str(uas, "detail", "bridge");
 			if (s) {
 				fputs("<br>bridge: ", f);
-				report_html_esc(f, s);
+				report_esc(f, s);
 			}
 		} else {
 			fputs("<span class='muted'>not recorded</span>", f);
@@ -388,7 +359,7 @@ static void report_html_throughput(FILE *f, const struct recording *r,
 			continue;
 		any = true;
 		fputs("<h3>", f);
-		report_html_esc(f, d->disk);
+		report_esc(f, d->disk);
 		fprintf(f, "</h3><p>peak %.1f MB/s, %.1f MB written, %.1f MB "
 			"read</p>\n", d->max_mbps, (double)d->write_bytes / 1e6,
 			(double)d->read_bytes / 1e6);
@@ -418,24 +389,24 @@ static void report_html_incident(FILE *f, const struct recording *r,
 		"<td class='n'>%.3f</td>", num, num, report_rel(r, ev->t_ns));
 	report_html_cell(f, ev->ident.disk[0] ? ev->ident.disk : c->dev);
 	fprintf(f, "<td style='color:%s'><b>", report_html_colour(c->kind));
-	report_html_esc(f, classify_kind_name(c->kind));
+	report_esc(f, classify_kind_name(c->kind));
 	fputs("</b></td><td>", f);
 	report_sense_text(ev, buf, sizeof(buf));
 	if (buf[0]) {
 		fputs("sense ", f);
-		report_html_esc(f, buf);
+		report_esc(f, buf);
 	} else if ((classify_kind_carries(c->kind) & CLASSIFY_C_CODE) &&
 		   c->code >= 0) {
 		fprintf(f, "completion code %d: ", c->code);
-		report_html_esc(f, recording_cc_name((unsigned int)c->code));
+		report_esc(f, recording_cc_name((unsigned int)c->code));
 		fputs(" &mdash; ", f);
-		report_html_esc(f, recording_cc_meaning((unsigned int)c->code));
+		report_esc(f, recording_cc_meaning((unsigned int)c->code));
 	} else if (classify_kind_carries(c->kind) & CLASSIFY_C_DIP) {
 		fprintf(f, "%.1f MB/s for %.1f s against a median of %.1f MB/s",
 			ei->dip_mbps, ei->dip_secs, ei->dip_median_mbps);
 	} else {
 		ev_incident_summary(ev, buf, sizeof(buf));
-		report_html_esc(f, buf);
+		report_esc(f, buf);
 	}
 	if (ei->sense_len) {
 		fputs("<br>sense bytes <code>", f);
@@ -447,7 +418,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 		fprintf(f, "<br>command opcode 0x%02x", ei->opcode);
 		if (c->opcode_name[0]) {
 			fputs(" (", f);
-			report_html_esc(f, c->opcode_name);
+			report_esc(f, c->opcode_name);
 			fputc(')', f);
 		}
 	}
@@ -458,7 +429,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 	if (c->lost_blocks > 0 && c->part[0]) {
 		fprintf(f, "<br>data lost: %ld block%s of ", c->lost_blocks,
 			c->lost_blocks == 1 ? "" : "s");
-		report_html_esc(f, c->part);
+		report_esc(f, c->part);
 	}
 	fputs("</td>", f);
 	if (c->chain)
@@ -468,7 +439,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 	fputs("<td>", f);
 	if (c->line[0]) {
 		fputs("<pre>", f);
-		report_html_esc(f, c->line);
+		report_esc(f, c->line);
 		fputs("</pre>", f);
 	}
 	for (k = 0; k < ei->nevidence; k++) {
@@ -479,7 +450,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 			fputs("not in the recording", f);
 		} else {
 			fprintf(f, "+%.6f ", report_rel(r, t));
-			report_html_esc(f, buf);
+			report_esc(f, buf);
 		}
 		fputs("</pre>", f);
 	}
@@ -507,7 +478,7 @@ static void report_html_eps(FILE *f, const struct recording *r)
 	for (cc = 0; cc < 256; cc++)
 		if (used[cc]) {
 			fprintf(f, "<th title='%u'>%u ", cc, cc);
-			report_html_esc(f, recording_cc_name(cc));
+			report_esc(f, recording_cc_name(cc));
 			fputs("</th>", f);
 		}
 	fputs("</tr>\n", f);
@@ -599,9 +570,9 @@ static void report_html_advice(FILE *f, const struct recording *r,
 				continue;
 			if (!any) {
 				fputs("<div class='adv'><h3>", f);
-				report_html_esc(f, adv->title);
+				report_esc(f, adv->title);
 				fputs("</h3><p>", f);
-				report_html_esc(f, adv->why);
+				report_esc(f, adv->why);
 				fputs("</p><p>Evidence: incident", f);
 			}
 			fprintf(f, " <a href='#inc-%zu'>#%zu</a>", i + 1, i + 1);
@@ -612,13 +583,13 @@ static void report_html_advice(FILE *f, const struct recording *r,
 		fputs("</p><ul>", f);
 		for (t = adv->tries; *t; t++) {
 			fputs("<li>", f);
-			report_html_esc(f, *t);
+			report_esc(f, *t);
 			fputs("</li>", f);
 		}
 		fputs("</ul>", f);
 		if (report_advice_quirk(r, idx, n, a, quirk, sizeof(quirk))) {
 			fputs("<p>For this recording: <code>", f);
-			report_html_esc(f, quirk);
+			report_esc(f, quirk);
 			fputs("</code></p>", f);
 		}
 		fputs("</div>\n", f);
@@ -641,16 +612,16 @@ int report_html_write(FILE *f, const struct recording *r,
 	      "<title>usbtrail report</title>\n<style>", f);
 	fputs(report_html_css, f);
 	fputs("</style></head><body>\n<h1>usbtrail report</h1>\n<p>", f);
-	report_html_esc(f, o->dir);
+	report_esc(f, o->dir);
 	fputs(": kernel ", f);
 	s = recording_meta_str(r, "kernel", "release");
-	report_html_esc(f, s ? s : "unknown");
+	report_esc(f, s ? s : "unknown");
 	fputs(", trace source ", f);
 	s = recording_meta_str(r, "trace_source", NULL);
-	report_html_esc(f, s ? s : "none");
+	report_esc(f, s ? s : "none");
 	fprintf(f, ", %.1f s recorded, stopped by ", recording_seconds(r));
 	s = recording_meta_str(r, "stopped_by", NULL);
-	report_html_esc(f, s ? s : "? (recording not complete)");
+	report_esc(f, s ? s : "? (recording not complete)");
 	fprintf(f, ". <b>%zu incidents</b>.</p>\n", n);
 	if (r->malformed || r->skipped)
 		fprintf(f, "<p class='err'>%" PRIu64 " malformed lines and %"
@@ -681,7 +652,7 @@ int report_html_write(FILE *f, const struct recording *r,
 				" events of %s (", report_rel(r, r->evs[i].t_ns),
 				r->evs[i].u.lost.count,
 				ev_source_name(r->evs[i].u.lost.source));
-			report_html_esc(f, r->evs[i].u.lost.why);
+			report_esc(f, r->evs[i].u.lost.why);
 			fputs(")</p>\n", f);
 		}
 	fprintf(f, "<p class='muted'>%" PRIu64 " lines: "
