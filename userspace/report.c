@@ -242,3 +242,18 @@ void report_esc(FILE *f, const char *s)
 		}
 	}
 }
+
+const char *report_kind_colour(enum classify_kind k)
+{
+	switch (classify_kind_class(k)) {
+	case CLASSIFY_CLASS_RECOVERY:
+		return "#2a8a2a";
+	case CLASSIFY_CLASS_SLOW:
+		return "#e08000";
+	case CLASSIFY_CLASS_STEP:
+		return "#8a2be2";
+	case CLASSIFY_CLASS_ERROR:
+		break;
+	}
+	return "#c00020";
+}

@@ -18,6 +18,8 @@
 struct report_opts {
 	const char *dir;		/* the recording, for the title */
 	bool keep_serials;		/* else serials are shown hashed */
+	/* the timeline's span, seconds since the start; < 0: the whole */
+	double from, to;
 };
 
 /*
@@ -53,9 +55,27 @@ struct json_object *report_uas(const struct recording *r, const char *disk);
  * markup characters as entities, control characters as U+FFFD.
  */
 void report_esc(FILE *f, const char *s);
+/* The colour of an incident's kind by its class (classify.h's table). */
+const char *report_kind_colour(enum classify_kind k);
 /* o[k1] (or o[k1][k2]) when it is a string, else NULL. */
 const char *report_json_str(struct json_object *o, const char *k1,
 			    const char *k2);
+
+/*
+ * The timeline of disk r->disks[disk] (report_timeline.c): its lanes as
+ * one inline <svg class="plot"> for report.html, from FROM to TO seconds
+ * since the start (< 0: the recording's own start or end); idx, n: the
+ * incidents, from report_incidents().  0, -ENOMEM or -EIO.
+ */
+int report_timeline_svg(FILE *f, const struct recording *r, unsigned int disk,
+			const size_t *idx, size_t n, double from, double to);
+/*
+ * "usbtrail report --timeline": every disk with throughput samples, one
+ * below the other, as an SVG document of its own, over o->from..o->to.
+ * -ENODATA when no disk has samples.
+ */
+int report_timeline_write(FILE *f, const struct recording *r,
+			  const struct report_opts *o);
 
 int report_text_write(FILE *f, const struct recording *r,
 		      const struct report_opts *o);

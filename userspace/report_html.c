@@ -37,232 +37,7 @@ static const char report_html_css[] =
 "{border-color:#444}\n"
 ".adv{border-left:4px solid #e08000;padding:.2em .8em;margin:.8em 0;"
 "background:#fffaf0}\n"
-"svg{background:#fff;border:1px solid #ddd}\n";
-
-/* colour of an incident mark by its kind's class (classify.h's table) */
-static const char *report_html_colour(enum classify_kind k)
-{
-	switch (classify_kind_class(k)) {
-	case CLASSIFY_CLASS_RECOVERY:
-		return "#2a8a2a";
-	case CLASSIFY_CLASS_SLOW:
-		return "#e08000";
-	case CLASSIFY_CLASS_STEP:
-		return "#8a2be2";
-	case CLASSIFY_CLASS_ERROR:
-		break;
-	}
-	return "#c00020";
-}
-
-#define PLOT_W		960.0
-#define PLOT_H		240.0
-#define PLOT_L		56.0	/* left margin: the MB/s axis */
-#define PLOT_R		12.0
-#define PLOT_T		44.0	/* top: incident numbers, 3 rows */
-#define PLOT_B		30.0	/* bottom: the time axis */
-
-struct report_html_axis {
-	double t0, t1;		/* seconds since the start */
-	double ymax;		/* MB/s */
-};
-
-static double report_html_x(const struct report_html_axis *a, double t)
-{
-	double w = PLOT_W - PLOT_L - PLOT_R;
-
-	if (a->t1 <= a->t0)
-		return PLOT_L;
-	return PLOT_L + (t - a->t0) / (a->t1 - a->t0) * w;
-}
-
-static double report_html_y(const struct report_html_axis *a, double v)
-{
-	double h = PLOT_H - PLOT_T - PLOT_B;
-
-	return PLOT_T + h - (a->ymax > 0 ? v / a->ymax * h : 0);
-}
-
-/* a round step (1, 2 or 5 times a power of ten) giving about n ticks */
-static double report_html_step(double span, int n)
-{
-	double raw = span / n, p = 1;
-
-	if (!(raw > 1e-9))
-		return 1;
-	while (p * 10 <= raw)
-		p *= 10;
-	while (p > raw)
-		p /= 10;
-	if (raw / p >= 5)
-		return 5 * p;
-	if (raw / p >= 2)
-		return 2 * p;
-	return p;
-}
-
-static void report_html_axes(FILE *f, const struct report_html_axis *a)
-{
-	double step, v;
-
-	fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-		"stroke='#444'/>\n", PLOT_L, PLOT_H - PLOT_B, PLOT_W - PLOT_R,
-		PLOT_H - PLOT_B);
-	fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-		"stroke='#444'/>\n", PLOT_L, PLOT_T, PLOT_L, PLOT_H - PLOT_B);
-	step = report_html_step(a->t1 - a->t0, 10);
-	for (v = a->t0; v <= a->t1 + 1e-9; v += step)
-		fprintf(f, "<text x='%.1f' y='%.1f' font-size='11' "
-			"text-anchor='middle'>%g s</text>\n",
-			report_html_x(a, v), PLOT_H - PLOT_B + 16, v);
-	step = report_html_step(a->ymax, 4);
-	for (v = 0; v <= a->ymax + 1e-9; v += step) {
-		double y = report_html_y(a, v);
-
-		fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-			"stroke='#eee'/><text x='%.1f' y='%.1f' font-size='11' "
-			"text-anchor='end'>%g</text>\n", PLOT_L, y,
-			PLOT_W - PLOT_R, y, PLOT_L - 4, y + 4, v);
-	}
-	fprintf(f, "<text x='12' y='%.1f' font-size='11' transform='rotate"
-		"(-90 12 %.1f)' text-anchor='middle'>MB/s</text>\n",
-		PLOT_H / 2, PLOT_H / 2);
-}
-
-/* shaded spans: dip samples of the disk, and dip incidents */
-static void report_html_dips(FILE *f, const struct recording *r,
-			     const struct recording_disk *d,
-			     const struct report_html_axis *a)
-{
-	double start = -1, end = 0;
-	size_t k;
-
-	for (k = 0; k < d->nsamples; k++) {
-		const struct recording_sample *s = &r->samples[d->first_sample +
-							       k];
-		double t = report_rel(r, s->t_ns);
-		double dt = s->s.interval_ms / 1000.0;
-
-		if (s->s.dip && start >= 0 && t <= end + dt / 2) {
-			end = t + dt;
-			continue;
-		}
-		if (start >= 0)
-			fprintf(f, "<rect class='dip' x='%.1f' y='%.1f' "
-				"width='%.1f' height='%.1f' fill='#e08000' "
-				"fill-opacity='0.18'/>\n",
-				report_html_x(a, start), PLOT_T,
-				report_html_x(a, end) - report_html_x(a, start),
-				PLOT_H - PLOT_T - PLOT_B);
-		start = s->s.dip ? t : -1;
-		end = t + dt;
-	}
-	if (start >= 0)
-		fprintf(f, "<rect class='dip' x='%.1f' y='%.1f' width='%.1f' "
-			"height='%.1f' fill='#e08000' fill-opacity='0.18'/>\n",
-			report_html_x(a, start), PLOT_T,
-			report_html_x(a, end) - report_html_x(a, start),
-			PLOT_H - PLOT_T - PLOT_B);
-}
-
-static void report_html_marks(FILE *f, const struct recording *r,
-			      const size_t *idx, size_t n, const char *disk,
-			      const struct report_html_axis *a)
-{
-	double last[3] = { -1e9, -1e9, -1e9 };	/* label x per row */
-	char sum[600];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct ev *ev = &r->evs[idx[i]];
-		enum classify_kind k = ev->u.incident.inc.kind;
-		double x = report_html_x(a, report_rel(r, ev->t_ns));
-		int row;
-
-		if (disk && ev->ident.disk[0] && strcmp(ev->ident.disk, disk))
-			continue;
-		/* numbers of close marks go to the next row up, or none */
-		for (row = 0; row < 3; row++)
-			if (x - last[row] >= 16)
-				break;
-		ev_incident_summary(ev, sum, sizeof(sum));
-		fprintf(f, "<g class='mark'><title>#%zu +%.3f s ", i + 1,
-			report_rel(r, ev->t_ns));
-		report_esc(f, sum);
-		fprintf(f, "</title><line x1='%.1f' y1='%.1f' x2='%.1f' "
-			"y2='%.1f' stroke='%s' stroke-width='1.5' "
-			"stroke-dasharray='%s'/>", x, PLOT_T, x, PLOT_H - PLOT_B,
-			report_html_colour(k),
-			k == CLASSIFY_ABORT ? "2,2" : "none");
-		if (row < 3) {
-			fprintf(f, "<text x='%.1f' y='%.1f' font-size='10' "
-				"fill='%s' text-anchor='middle'>%zu</text>",
-				x, PLOT_T - 4 - 12.0 * row,
-				report_html_colour(k), i + 1);
-			last[row] = x;
-		}
-		fputs("</g>\n", f);
-	}
-}
-
-static void report_html_line(FILE *f, const struct recording *r,
-			     const struct recording_disk *d,
-			     const struct report_html_axis *a)
-{
-	double last = -1;
-	size_t k;
-
-	fputs("<path class='throughput' fill='none' stroke='#1f5fbf' "
-	      "stroke-width='1.5' d='", f);
-	for (k = 0; k < d->nsamples; k++) {
-		const struct recording_sample *s = &r->samples[d->first_sample +
-							       k];
-		double t = report_rel(r, s->t_ns);
-		double dt = s->s.interval_ms / 1000.0;
-
-		/* a gap: the disk was idle; the line drops to 0 there */
-		if (last >= 0 && t - last > dt * 1.5)
-			fprintf(f, "L%.1f %.1f L%.1f %.1f ",
-				report_html_x(a, last + dt),
-				report_html_y(a, 0), report_html_x(a, t),
-				report_html_y(a, 0));
-		fprintf(f, "%c%.1f %.1f L%.1f %.1f ", k ? 'L' : 'M',
-			report_html_x(a, t), report_html_y(a, s->s.mbps),
-			report_html_x(a, t + dt), report_html_y(a, s->s.mbps));
-		last = t;
-	}
-	fputs("'/>\n", f);
-}
-
-/* One disk's plot; a disk with samples (without, there is no plot) */
-static void report_html_plot(FILE *f, const struct recording *r,
-			     const struct recording_disk *d,
-			     const size_t *idx, size_t n)
-{
-	struct report_html_axis a = {
-		/* events from before the start (a kernel log backlog) */
-		.t0 = report_rel(r, r->t_first_ns) < 0 ?
-		      report_rel(r, r->t_first_ns) : 0,
-		.t1 = report_rel(r, r->t_last_ns),
-		.ymax = d->max_mbps * 1.1,
-	};
-
-	if (a.t1 <= 0)
-		a.t1 = 1;
-	if (a.ymax <= 0)
-		a.ymax = 1;
-	fprintf(f, "<svg class='plot' xmlns='http://www.w3.org/2000/svg' "
-		"width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
-		"role='img' aria-label='throughput of ", PLOT_W, PLOT_H,
-		PLOT_W, PLOT_H);
-	report_esc(f, d->disk);
-	fputs(" over time, incidents marked'>\n", f);
-	report_html_dips(f, r, d, &a);
-	report_html_axes(f, &a);
-	report_html_line(f, r, d, &a);
-	report_html_marks(f, r, idx, n, d->disk, &a);
-	fputs("</svg>\n", f);
-}
+"svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}\n";
 
 static void report_html_cell(FILE *f, const char *s)
 {
@@ -348,10 +123,14 @@ static void report_html_throughput(FILE *f, const struct recording *r,
 	unsigned int i;
 	bool any = false;
 
-	fputs("<h2 id='throughput'>Throughput over time</h2>\n<p>Each disk's "
-	      "throughput per interval (intervals without I/O drop to 0); "
-	      "dips shaded; incidents marked by their number on the same time "
-	      "axis (seconds since recording began).</p>\n", f);
+	fputs("<h2 id='throughput'>Timeline</h2>\n<p>Each disk's lanes on "
+	      "one time axis (seconds since recording began): throughput per "
+	      "interval (intervals without I/O drop to 0) with dips shaded, "
+	      "each SCSI command's latency, commands queued at the device, "
+	      "xHCI transfer events per endpoint, incident chains and "
+	      "markers; every incident a numbered line across them.  A long "
+	      "recording is drawn a pixel column at a time, the lowest and "
+	      "highest value of each kept.  Hover for details.</p>\n", f);
 	for (i = 0; i < r->ndisks; i++) {
 		const struct recording_disk *d = &r->disks[i];
 
@@ -363,7 +142,7 @@ static void report_html_throughput(FILE *f, const struct recording *r,
 		fprintf(f, "</h3><p>peak %.1f MB/s, %.1f MB written, %.1f MB "
 			"read</p>\n", d->max_mbps, (double)d->write_bytes / 1e6,
 			(double)d->read_bytes / 1e6);
-		report_html_plot(f, r, d, idx, n);
+		report_timeline_svg(f, r, i, idx, n, -1, -1);
 	}
 	/*
 	 * Without samples there is no time axis worth drawing (it ran from
@@ -388,7 +167,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 	fprintf(f, "<tr class='incident' id='inc-%zu'><td class='n'>%zu</td>"
 		"<td class='n'>%.3f</td>", num, num, report_rel(r, ev->t_ns));
 	report_html_cell(f, ev->ident.disk[0] ? ev->ident.disk : c->dev);
-	fprintf(f, "<td style='color:%s'><b>", report_html_colour(c->kind));
+	fprintf(f, "<td style='color:%s'><b>", report_kind_colour(c->kind));
 	report_esc(f, classify_kind_name(c->kind));
 	fputs("</b></td><td>", f);
 	report_sense_text(ev, buf, sizeof(buf));
