@@ -638,7 +638,10 @@ static void tl_steps(FILE *f, const struct tl_bin *b, const struct tl_lane *l,
 		fprintf(f, "H%.0f", tl_cx(TL_COLS));
 }
 
-/* The band between lo and hi where a column holds more than one value */
+/*
+ * The band between lo and hi where a column holds more than one value,
+ * class CLS-range.
+ */
 static bool tl_band(FILE *f, const struct tl_bin *b, const struct tl_lane *l,
 		    const char *cls, const char *fill)
 {
@@ -650,7 +653,8 @@ static bool tl_band(FILE *f, const struct tl_bin *b, const struct tl_lane *l,
 			break;
 	if (c == TL_COLS)
 		return false;
-	fprintf(f, "<path class='%s' fill='%s' stroke='none' d='", cls, fill);
+	fprintf(f, "<path class='%s-range' fill='%s' fill-opacity='0.25' "
+		"stroke='none' d='", cls, fill);
 	for (s = 0; s < TL_COLS; s = e) {
 		while (s < TL_COLS && !b[s].any)
 			s++;
@@ -671,6 +675,19 @@ static bool tl_band(FILE *f, const struct tl_bin *b, const struct tl_lane *l,
 	}
 	fputs("'/>\n", f);
 	return any;
+}
+
+/* A series: its band of extremes (if asked) and its line, class CLS. */
+static void tl_series(FILE *f, const struct tl_bin *b, const struct tl_lane *l,
+		      const char *cls, const char *colour, double width,
+		      bool band)
+{
+	if (band)
+		tl_band(f, b, l, cls, colour);
+	fprintf(f, "<path class='%s' fill='none' stroke='%s' "
+		"stroke-width='%g' d='", cls, colour, width);
+	tl_steps(f, b, l, true);
+	fputs("'/>\n", f);
 }
 
 static void tl_title(FILE *f, const struct tl *t, double y, const char *what)
@@ -788,18 +805,9 @@ static void tl_lane_tput(FILE *f, const struct tl *t)
 	tl_yticks(f, l, v, labp, n);
 	tl_frame(f, l);
 	tl_dips(f, t);
-	tl_band(f, t->tput, l, "throughput-range", "#1f5fbf' fill-opacity='"
-		"0.25");
-	fputs("<path class='throughput' fill='none' stroke='#1f5fbf' "
-	      "stroke-width='2' d='", f);
-	tl_steps(f, t->tput, l, true);
-	fputs("'/>\n", f);
-	if (t->any_read) {
-		fputs("<path class='throughput-read' fill='none' "
-		      "stroke='#2a8a2a' stroke-width='1' d='", f);
-		tl_steps(f, t->rd, l, true);
-		fputs("'/>\n", f);
-	}
+	tl_series(f, t->tput, l, "throughput", "#1f5fbf", 2, true);
+	if (t->any_read)
+		tl_series(f, t->rd, l, "throughput-read", "#2a8a2a", 1, false);
 	fputs("</g>\n", f);
 }
 
@@ -909,12 +917,8 @@ static void tl_lane_inflight(FILE *f, const struct tl *t)
 		 "SCSI commands queued at the device");
 	tl_yticks(f, l, v, labs, 2);
 	tl_frame(f, l);
-	tl_band(f, t->infl, l, "inflight-range", "#8a2be2' fill-opacity='"
-		"0.25");
-	fputs("<path class='inflight' fill='none' stroke='#8a2be2' "
-	      "stroke-width='1.2' d='", f);
-	tl_steps(f, t->infl, l, true);
-	fputs("'/>\n</g>\n", f);
+	tl_series(f, t->infl, l, "inflight", "#8a2be2", 1.2, true);
+	fputs("</g>\n", f);
 }
 
 /* one run of columns with error codes on an endpoint row */

@@ -100,6 +100,25 @@ static void timeline_close(struct timeline_match *m, size_t j, uint64_t t_ns)
 	m->open[j] = m->open[--m->nopen];
 }
 
+/* A new open command of key k (the oldest forgotten if too many). */
+static struct timeline_cmd *timeline_open_new(struct timeline_match *m,
+					      const struct timeline_key *k,
+					      const struct usbtrail_rec_scsi *s)
+{
+	struct timeline_cmd *cmd;
+
+	if (m->nopen == TIMELINE_OPEN_MAX)
+		timeline_close(m, 0, 0);
+	cmd = timeline_cmd_new(m->c);
+	if (!cmd)
+		return NULL;
+	cmd->tag = s->tag;
+	cmd->opcode = s->opcode;
+	m->open[m->nopen].key = *k;
+	m->open[m->nopen++].i = m->c->n - 1;
+	return cmd;
+}
+
 static int timeline_start(struct timeline_match *m,
 			  const struct recording_trace *tr)
 {
@@ -111,16 +130,10 @@ static int timeline_start(struct timeline_match *m,
 	/* the tag again: the old command left the device (a retry) */
 	if (j >= 0)
 		timeline_close(m, (size_t)j, tr->t_ns);
-	if (m->nopen == TIMELINE_OPEN_MAX)
-		timeline_close(m, 0, 0);
-	cmd = timeline_cmd_new(m->c);
+	cmd = timeline_open_new(m, &k, s);
 	if (!cmd)
 		return -ENOMEM;
 	cmd->t_start_ns = tr->t_ns;
-	cmd->tag = s->tag;
-	cmd->opcode = s->opcode;
-	m->open[m->nopen].key = k;
-	m->open[m->nopen++].i = m->c->n - 1;
 	return 0;
 }
 
@@ -157,16 +170,10 @@ static int timeline_timeout(struct timeline_match *m,
 		return 0;
 	}
 	/* its start is not in the recording: open from here, start unknown */
-	if (m->nopen == TIMELINE_OPEN_MAX)
-		timeline_close(m, 0, 0);
-	cmd = timeline_cmd_new(m->c);
+	cmd = timeline_open_new(m, &k, s);
 	if (!cmd)
 		return -ENOMEM;
 	cmd->t_timeout_ns = tr->t_ns;
-	cmd->tag = s->tag;
-	cmd->opcode = s->opcode;
-	m->open[m->nopen].key = k;
-	m->open[m->nopen++].i = m->c->n - 1;
 	return 0;
 }
 
