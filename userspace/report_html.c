@@ -18,6 +18,9 @@
 #include "report.h"
 #include "util.h"
 
+/* a dip's explanation: the verdict, the findings, a kernel line */
+#define REPORT_HTML_WHY_MAX	(CLASSIFY_LINE_MAX + 2048)
+
 static const char report_html_css[] =
 "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;"
 "max-width:1100px}\n"
@@ -37,7 +40,9 @@ static const char report_html_css[] =
 "{border-color:#444}\n"
 ".adv{border-left:4px solid #e08000;padding:.2em .8em;margin:.8em 0;"
 "background:#fffaf0}\n"
-"svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}\n";
+"svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}\n"
+".why,.dip-why{margin:.3em 0}ul.why{margin:.2em 0;padding-left:1.2em}"
+"b.verdict{color:#8a4b00}\n";
 
 static void report_html_cell(FILE *f, const char *s)
 {
@@ -117,11 +122,47 @@ static void report_html_devices(FILE *f, const struct recording *r,
 	fputs("</table>\n", f);
 }
 
+/*
+ * A dip explained (report_dip_explain()): the verdict in bold, then what
+ * was looked at; as a list, or the verdict alone when short.
+ */
+static void report_html_why(FILE *f, const struct recording *r,
+			    const struct ev *dip, bool short_form)
+{
+	char *buf = malloc(REPORT_HTML_WHY_MAX), *line, *save = NULL;
+	bool first = true;
+
+	if (!buf || report_dip_explain(r, dip, buf, REPORT_HTML_WHY_MAX)) {
+		free(buf);
+		return;
+	}
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (first) {
+			fputs("<b class='verdict'>", f);
+			report_esc(f, line);
+			fputs("</b>", f);
+			if (short_form)
+				break;
+			fputs("<ul class='why'>", f);
+			first = false;
+			continue;
+		}
+		fputs("<li>", f);
+		report_esc(f, line);
+		fputs("</li>", f);
+	}
+	if (!first)
+		fputs("</ul>", f);
+	free(buf);
+}
+
 static void report_html_throughput(FILE *f, const struct recording *r,
 				   const size_t *idx, size_t n)
 {
 	unsigned int i;
 	bool any = false;
+	size_t k;
 
 	fputs("<h2 id='throughput'>Timeline</h2>\n<p>Each disk's lanes on "
 	      "one time axis (seconds since recording began): throughput per "
@@ -143,6 +184,19 @@ static void report_html_throughput(FILE *f, const struct recording *r,
 			"read</p>\n", d->max_mbps, (double)d->write_bytes / 1e6,
 			(double)d->read_bytes / 1e6);
 		report_timeline_svg(f, r, i, idx, n, -1, -1);
+		for (k = 0; k < n; k++) {
+			const struct ev *ev = &r->evs[idx[k]];
+
+			if (ev->u.incident.inc.kind != CLASSIFY_DIP ||
+			    strcmp(ev->ident.disk, d->disk))
+				continue;
+			fprintf(f, "<p class='dip-why'><a href='#inc-%zu'>dip "
+				"#%zu</a> at +%.1f s, %.1f s long: ", k + 1,
+				k + 1, report_rel(r, ev->t_ns),
+				ev->u.incident.dip_secs);
+			report_html_why(f, r, ev, true);
+			fputs("</p>\n", f);
+		}
 	}
 	/*
 	 * Without samples there is no time axis worth drawing (it ran from
@@ -183,6 +237,11 @@ static void report_html_incident(FILE *f, const struct recording *r,
 	} else if (classify_kind_carries(c->kind) & CLASSIFY_C_DIP) {
 		fprintf(f, "%.1f MB/s for %.1f s against a median of %.1f MB/s",
 			ei->dip_mbps, ei->dip_secs, ei->dip_median_mbps);
+		if (c->kind == CLASSIFY_DIP) {
+			fputs("<div class='why'>Why: ", f);
+			report_html_why(f, r, ev, false);
+			fputs("</div>", f);
+		}
 	} else {
 		ev_incident_summary(ev, buf, sizeof(buf));
 		report_esc(f, buf);

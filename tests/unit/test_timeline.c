@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the report's timeline: SCSI commands matched start to
- * done (timeline.c) and the lanes of SVG (report_timeline.c), over the
- * test bed's recording tests/fixtures/recordings/uas-medium-stall (a
- * timeout, abort and reset chain under usbtrail stress) and over
- * recordings made here: one without SCSI records, and ten minutes with a
- * dip of one interval, which the binned lanes keep.
+ * done (timeline.c), the lanes of SVG (report_timeline.c) and the dips
+ * explained in words (report_dip.c), over the test bed's recording
+ * tests/fixtures/recordings/uas-medium-stall (its dip at 18.6 s holds the
+ * timeout, abort and reset chain) and over recordings made here: a dip
+ * with no error anywhere (the drive slowed), one without SCSI records,
+ * and ten minutes with a dip of one interval, which the binned lanes keep.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -42,6 +43,17 @@ static int free_recording(void **state)
 	recording_free(*state);
 	free(*state);
 	return 0;
+}
+
+static const struct ev *find_dip(const struct recording *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nevs; i++)
+		if (r->evs[i].type == EV_INCIDENT &&
+		    r->evs[i].u.incident.inc.kind == CLASSIFY_DIP)
+			return &r->evs[i];
+	return NULL;
 }
 
 static char *write_to_string(int (*w)(FILE *, const struct recording *,
@@ -109,6 +121,70 @@ static void test_percentile(void **state)
 	assert_true(timeline_percentile(v, 100, 100) == 100);
 	assert_true(timeline_percentile(v, 1, 99) == 1);
 	assert_true(timeline_percentile(v, 0, 99) == -1);
+}
+
+/* The fixture's dip: the UAS timeout, abort and reset chain inside. */
+static void test_fixture_dip(void **state)
+{
+	struct recording *r = *state;
+	const struct ev *dip = find_dip(r);
+	struct report_dip_facts *f = malloc(sizeof(*f));
+	char buf[4096];
+
+	assert_non_null(dip);
+	assert_non_null(f);
+	/* 18.6 s on the recording's clock */
+	assert_true(dip->t_ns == 18600000000ull);
+	assert_int_equal(report_dip_facts(r, dip, f), 0);
+	assert_int_equal(f->scsi_timeouts, 8);
+	assert_int_equal(f->inc_timeouts, 8);
+	assert_int_equal(f->aborts, 8);
+	assert_true(f->resets >= 1);
+	assert_true(f->recovered);
+	assert_false(f->offline);
+	assert_true(f->have_scsi);
+	assert_true(f->have_xhci);
+	assert_int_equal(f->cc_errors, 0);
+	assert_true(f->klog_about > 0);
+	assert_string_equal(f->scsi, "0:0:0:0");
+	assert_string_equal(f->host, "host0");
+	free(f);
+
+	assert_int_equal(report_dip_explain(r, dip, buf, sizeof(buf)), 0);
+	assert_true(!strncmp(buf, "the device stopped answering: 8 commands "
+			     "timed out, then abort and reset; recovered ", 83));
+	assert_non_null(strstr(buf, "\nSCSI error handling: 8 commands timed "
+			       "out (the first 2.8 s into the dip), 8 aborts"));
+	assert_non_null(strstr(buf, "\nkernel: "));
+	assert_null(strstr(buf, "drive itself slowed"));
+	/* cut to the buffer, still a string */
+	assert_int_equal(report_dip_explain(r, dip, buf, 40), 0);
+	assert_int_equal(strlen(buf), 39);
+	/* not a dip */
+	assert_int_equal(report_dip_explain(r, &r->evs[0], buf, sizeof(buf)),
+			 -EINVAL);
+}
+
+/* report.txt and report.html say the same under the dip */
+static void test_fixture_writers(void **state)
+{
+	struct recording *r = *state;
+	char *s = write_to_string(report_text_write, r, -1, -1);
+
+	assert_non_null(strstr(s, "    0.2 MB/s for 18.1 s against a median of "
+			       "99.6 MB/s\n    why: the device stopped "
+			       "answering: 8 commands timed out, then abort "
+			       "and reset; recovered "));
+	assert_non_null(strstr(s, "\n      SCSI error handling: 8 commands "));
+	free(s);
+	s = write_to_string(report_html_write, r, -1, -1);
+	assert_non_null(strstr(s, "<p class='dip-why'><a href='#inc-3'>dip "
+			       "#3</a> at +3.8 s, 18.1 s long: <b "
+			       "class='verdict'>the device stopped answering"));
+	assert_non_null(strstr(s, "<div class='why'>Why: <b class='verdict'>"
+			       "the device stopped answering"));
+	assert_non_null(strstr(s, "<li>SCSI error handling: 8 commands"));
+	free(s);
 }
 
 static const char *const lanes[] = {
@@ -270,24 +346,55 @@ static void gen_slow(struct recording *r, bool scsi)
 	gen_load(&g, r);
 }
 
+static void test_slow_dip(void **state)
+{
+	struct recording r;
+	char buf[4096], *s;
+
+	(void)state;
+	gen_slow(&r, true);
+	assert_int_equal(r.ndisks, 1);
+	assert_int_equal(report_dip_explain(&r, find_dip(&r), buf, sizeof(buf)),
+			 0);
+	assert_true(!strncmp(buf, "no error anywhere, but commands took up to "
+			     "200 ms against a normal p99 of 2 ms: the drive "
+			     "itself slowed: cache full, SMR rewrite or heat\n",
+			     126));
+	assert_non_null(strstr(buf, "\nSCSI error handling: no timeout, abort "
+			       "or reset"));
+	assert_non_null(strstr(buf, "\nkernel: 0 lines"));
+	/* in the lanes: the mode, BOT or UAS, and no note of missing records */
+	s = write_to_string(report_html_write, &r, -1, -1);
+	assert_non_null(strstr(s, "sdb \xc2\xb7 UAS \xc2\xb7 5000 Mbit/s"));
+	assert_non_null(strstr(s, "no error anywhere, but commands took up to"));
+	assert_null(strstr(s, "no SCSI command records"));
+	assert_non_null(strstr(s, "no xHCI transfer records in this recording "
+			       "(record with the module or tracefs)"));
+	free(s);
+	recording_free(&r);
+}
+
 /* Without SCSI records: the lanes and the explanation say so. */
 static void test_no_scsi(void **state)
 {
 	struct recording r;
-	char *s;
+	char buf[4096], *s;
 
 	(void)state;
 	gen_slow(&r, false);
+	assert_int_equal(report_dip_explain(&r, find_dip(&r), buf, sizeof(buf)),
+			 0);
+	assert_true(!strncmp(buf, "no error in the kernel log (this recording "
+			     "has no SCSI or xHCI records to check): the drive "
+			     "itself slowed", 101));
+	assert_non_null(strstr(buf, "\ncommands: no SCSI command records in "
+			       "this recording (record with the module or "
+			       "tracefs)"));
 	s = write_to_string(report_timeline_write, &r, -1, -1);
 	assert_non_null(strstr(s, "no SCSI command records in this recording "
 			       "(record with the module or tracefs)"));
 	assert_non_null(strstr(s, "block requests in flight (no SCSI command "
 			       "records"));
-	free(s);
-	s = write_to_string(report_html_write, &r, -1, -1);
-	assert_non_null(strstr(s, "sdb \xc2\xb7 UAS \xc2\xb7 5000 Mbit/s"));
-	assert_non_null(strstr(s, "no xHCI transfer records in this recording "
-			       "(record with the module or tracefs)"));
 	free(s);
 	recording_free(&r);
 }
@@ -330,9 +437,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fixture_commands,
 						load_fixture, free_recording),
+		cmocka_unit_test_setup_teardown(test_fixture_dip,
+						load_fixture, free_recording),
+		cmocka_unit_test_setup_teardown(test_fixture_writers,
+						load_fixture, free_recording),
 		cmocka_unit_test_setup_teardown(test_fixture_svg,
 						load_fixture, free_recording),
 		cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_slow_dip),
 		cmocka_unit_test(test_no_scsi),
 		cmocka_unit_test(test_long_binned),
 	};
