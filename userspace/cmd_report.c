@@ -36,11 +36,14 @@ struct cmd_report_opts {
 	const char *bundle;		/* NULL: no bundle */
 	uint64_t max_size;
 	bool keep_serials;
+	bool timeline;			/* --timeline: the SVG alone */
+	double from, to;		/* its span; < 0: the whole */
 };
 
 const char cmd_report_help[] =
 "Usage: usbtrail report DIR [-o FILE.html] [--bundle FILE.tar.gz]\n"
 "                       [--max-size N] [--keep-serials]\n"
+"       usbtrail report --timeline DIR [-o FILE.svg] [--from S] [--to S]\n"
 "\n"
 "Turn DIR, a recording made by 'usbtrail record', into an HTML report\n"
 "and, with --bundle, a compressed bundle to attach to a bug report.\n"
@@ -56,6 +59,13 @@ const char cmd_report_help[] =
 "                          default 1MiB, what common bug trackers accept)\n"
 "      --keep-serials      keep device serial numbers; by default they are\n"
 "                          replaced in the report and the bundle\n"
+"      --timeline          write only the timeline, each disk's lanes\n"
+"                          (throughput, SCSI latency, commands in flight,\n"
+"                          xHCI events, incidents, markers), as an SVG file\n"
+"                          (default: timeline.svg in DIR; '-': standard\n"
+"                          output), e.g. to paste into a bug report\n"
+"      --from S, --to S    with --timeline: from S to S seconds since the\n"
+"                          recording began, as report.txt gives times\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
@@ -65,7 +75,26 @@ enum {
 	CMD_REPORT_OPT_BUNDLE = 256,
 	CMD_REPORT_OPT_MAX_SIZE,
 	CMD_REPORT_OPT_KEEP_SERIALS,
+	CMD_REPORT_OPT_TIMELINE,
+	CMD_REPORT_OPT_FROM,
+	CMD_REPORT_OPT_TO,
 };
+
+/* --from, --to: seconds since the recording began, >= 0 */
+static int cmd_report_secs(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v >= 0 && v < 1e9))
+		return cli_usage_error(CMD_REPORT_NAME, "%s takes seconds since "
+				       "the recording began (0 or more), not "
+				       "'%s'", opt, arg);
+	*out = v;
+	return 0;
+}
 
 static int cmd_report_parse(int argc, char **argv,
 			    struct cmd_report_opts *opts, bool *help)
@@ -77,6 +106,9 @@ static int cmd_report_parse(int argc, char **argv,
 		{ "bundle",	  required_argument, NULL, CMD_REPORT_OPT_BUNDLE },
 		{ "max-size",	  required_argument, NULL, CMD_REPORT_OPT_MAX_SIZE },
 		{ "keep-serials", no_argument,	     NULL, CMD_REPORT_OPT_KEEP_SERIALS },
+		{ "timeline",	  no_argument,	     NULL, CMD_REPORT_OPT_TIMELINE },
+		{ "from",	  required_argument, NULL, CMD_REPORT_OPT_FROM },
+		{ "to",		  required_argument, NULL, CMD_REPORT_OPT_TO },
 		{ NULL,		  0,		     NULL, 0 }
 	};
 	int c;
@@ -110,6 +142,17 @@ static int cmd_report_parse(int argc, char **argv,
 		case CMD_REPORT_OPT_KEEP_SERIALS:
 			opts->keep_serials = true;
 			break;
+		case CMD_REPORT_OPT_TIMELINE:
+			opts->timeline = true;
+			break;
+		case CMD_REPORT_OPT_FROM:
+		case CMD_REPORT_OPT_TO:
+			if (cmd_report_secs(c == CMD_REPORT_OPT_FROM ? "--from" :
+					    "--to", optarg,
+					    c == CMD_REPORT_OPT_FROM ?
+					    &opts->from : &opts->to))
+				return CLI_EXIT_USAGE;
+			break;
 		default:
 			return cli_getopt_error(CMD_REPORT_NAME, c, argv,
 						optstring, longopts);
@@ -126,6 +169,15 @@ static int cmd_report_parse(int argc, char **argv,
 	if (!*opts->dir)
 		return cli_usage_error(CMD_REPORT_NAME,
 				       "DIR must not be empty");
+	if (!opts->timeline && (opts->from >= 0 || opts->to >= 0))
+		return cli_usage_error(CMD_REPORT_NAME, "--from and --to go "
+				       "with --timeline");
+	if (opts->timeline && opts->bundle)
+		return cli_usage_error(CMD_REPORT_NAME, "--bundle holds the "
+				       "report, not --timeline: run them apart");
+	if (opts->from >= 0 && opts->to >= 0 && opts->to <= opts->from)
+		return cli_usage_error(CMD_REPORT_NAME, "--to must be after "
+				       "--from");
 	/* the bundle holds the reports as files */
 	if (opts->html && !strcmp(opts->html, "-") && opts->bundle)
 		return cli_usage_error(CMD_REPORT_NAME,
@@ -217,10 +269,47 @@ static int cmd_report_write(const char *path, cmd_report_writer w,
 	return err;
 }
 
+/* --timeline: the SVG alone, over --from..--to */
+static int cmd_report_timeline(const struct cmd_report_opts *opts,
+			       const struct recording *rec)
+{
+	struct report_opts ro = { .dir = opts->dir, .from = opts->from,
+				  .to = opts->to,
+				  .keep_serials = opts->keep_serials };
+	double end = recording_seconds(rec);
+	char path[4096];
+	int ret;
+
+	if (opts->from >= 0 && opts->from >= end) {
+		fprintf(stderr, "usbtrail report: --from %g is past the end of "
+			"the recording (%.1f s)\n", opts->from, end);
+		return CLI_EXIT_FAILURE;
+	}
+	snprintf(path, sizeof(path), "%s", opts->html ? opts->html : "");
+	if (!opts->html)
+		snprintf(path, sizeof(path), "%s/timeline.svg", opts->dir);
+	ret = cmd_report_write(path, report_timeline_write, rec, &ro);
+	if (ret == -ENODATA) {
+		fprintf(stderr, "usbtrail report: %s: no throughput samples in "
+			"the recording: no timeline to draw\n", opts->dir);
+		return CLI_EXIT_FAILURE;
+	}
+	if (ret) {
+		fprintf(stderr, "usbtrail report: %s: %s\n",
+			strcmp(path, "-") ? path : "standard output",
+			strerror(-ret));
+		return CLI_EXIT_FAILURE;
+	}
+	if (strcmp(path, "-"))
+		printf("%s\n", path);
+	return CLI_EXIT_OK;
+}
+
 int cmd_report_main(int argc, char **argv)
 {
-	struct cmd_report_opts opts = { .max_size = CMD_REPORT_DEF_SIZE };
-	struct report_opts ro = { 0 };
+	struct cmd_report_opts opts = { .max_size = CMD_REPORT_DEF_SIZE,
+					.from = -1, .to = -1 };
+	struct report_opts ro = { .from = -1, .to = -1 };
 	struct bundle_result br = { 0 };
 	struct recording rec;
 	char html[4096], txt[4200];
@@ -256,6 +345,11 @@ int cmd_report_main(int argc, char **argv)
 			"unreadable; the report lacks the kernel and the uas "
 			"verdicts\n", opts.dir);
 
+	if (opts.timeline) {
+		ret = cmd_report_timeline(&opts, &rec);
+		recording_free(&rec);
+		return ret;
+	}
 	if (opts.html)
 		snprintf(html, sizeof(html), "%s", opts.html);
 	else

@@ -432,6 +432,24 @@ static void test_long_binned(void **state)
 	recording_free(&r);
 }
 
+/* A recording without samples has no timeline to draw. */
+static void test_no_samples(void **state)
+{
+	struct report_opts o = { .dir = "DIR", .from = -1, .to = -1 };
+	struct recording r;
+	struct gen g;
+	FILE *f = fopen("/dev/null", "w");
+
+	(void)state;
+	assert_non_null(f);
+	gen_open(&g);
+	gen_scsi(&g, 1.0, USBTRAIL_REC_SCSI_START, 1);
+	gen_load(&g, &r);
+	assert_int_equal(report_timeline_write(f, &r, &o), -ENODATA);
+	fclose(f);
+	recording_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_slow_dip),
 		cmocka_unit_test(test_no_scsi),
 		cmocka_unit_test(test_long_binned),
+		cmocka_unit_test(test_no_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
