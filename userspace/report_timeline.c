@@ -37,7 +37,8 @@
 #define TL_EP_ROWS	8	/* endpoints shown; more are counted */
 #define TL_CHAIN_ROWS	3
 #define TL_CHAINS	64	/* chains drawn; more are counted */
-#define TL_P99_SECS	0.5	/* the p99 line's interval, at least */
+#define TL_P99_SECS	0.5	/* the p99 line's interval, at least, */
+#define TL_P99_COLS	8	/* and in columns: enough to rank */
 #define TL_LAT_MIN	1e-4	/* the latency scale's bottom: 0.1 ms */
 
 /* Lowest and highest value of one column. */
@@ -211,8 +212,8 @@ static int tl_gather_lat(struct tl *t)
 	double *v;
 	size_t i, nv = 0;
 
-	if (group < 1)
-		group = 1;
+	if (group < TL_P99_COLS)
+		group = TL_P99_COLS;
 	for (col = 0; col < TL_COLS; col++)
 		t->p99[col] = -1;
 	t->p99_normal = timeline_p99_normal(t->r, t->d->disk, c);
@@ -1097,6 +1098,7 @@ static void tl_lane_incidents(FILE *f, const struct tl *t)
 				   classify_kind_class(c->last) ==
 				   CLASSIFY_CLASS_ERROR ? "#c00020" : "#8a2be2";
 		double x0 = tl_x(t, c->a), x1 = tl_x(t, c->b);
+		/* late in the axis, the text goes before the span */
 		bool right = x0 > TL_L + TL_COLS * 0.6;
 
 		if (c->b < t->t0 || c->a > t->t1)
@@ -1110,7 +1112,7 @@ static void tl_lane_incidents(FILE *f, const struct tl *t)
 			"stroke='%s'/><text x='%.1f' y='%.1f' font-size='10'%s>",
 			text, c->a, c->b, c->b - c->a, x0,
 			y + c->row * TL_ROW + 1, x1 - x0, TL_ROW - 2, fill,
-			fill, right ? x1 - 2 : x0 + 3,
+			fill, right ? x0 - 3 : x0 + 3,
 			y + c->row * TL_ROW + 10.5,
 			right ? " text-anchor='end'" : "");
 		report_esc(f, text);
