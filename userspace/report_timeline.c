@@ -731,7 +731,7 @@ static void tl_yticks(FILE *f, const struct tl_lane *l, const double *v,
 	}
 }
 
-/* a round step (1, 2 or 5 times a power of ten) giving about n ticks */
+/* the round step (1, 2 or 5 times a power of ten) giving n ticks or fewer */
 static double tl_step(double span, int n)
 {
 	double raw = span / n, p = 1;
@@ -742,11 +742,11 @@ static double tl_step(double span, int n)
 		p *= 10;
 	while (p > raw)
 		p /= 10;
-	if (raw / p >= 5)
-		return 5 * p;
-	if (raw / p >= 2)
+	if (raw <= p * 1.000001)
+		return p;
+	if (raw <= 2 * p)
 		return 2 * p;
-	return p;
+	return raw <= 5 * p ? 5 * p : 10 * p;
 }
 
 /*
@@ -789,16 +789,16 @@ static void tl_dips(FILE *f, const struct tl *t)
 static void tl_lane_tput(FILE *f, const struct tl *t)
 {
 	const struct tl_lane *l = &t->l_tput;
-	double v[6], step = tl_step(l->vmax, 4);
-	char lab[6][16];
-	const char *labp[6];
+	double v[8], step = tl_step(l->vmax, 4);
+	char lab[8][16];
+	const char *labp[8];
 	unsigned int n;
 
 	fputs("<g class='lane-throughput'>\n", f);
 	tl_title(f, t, l->top - TL_TITLE, t->any_read ?
 		 "throughput, MB/s (blue: all, green: read)" :
 		 "throughput, MB/s");
-	for (n = 0; n < 6 && n * step <= l->vmax + 1e-9; n++) {
+	for (n = 0; n < 8 && n * step <= l->vmax + 1e-9; n++) {
 		v[n] = n * step;
 		snprintf(lab[n], sizeof(lab[n]), "%g", v[n]);
 		labp[n] = lab[n];
@@ -1215,7 +1215,7 @@ static void tl_lane_markers(FILE *f, const struct tl *t)
 
 static void tl_axis(FILE *f, const struct tl *t)
 {
-	double step = tl_step(t->t1 - t->t0, 10), v;
+	double step = tl_step(t->t1 - t->t0, 15), v;
 
 	fprintf(f, "<g class='axis'><line x1='%.0f' y1='%.1f' x2='%.0f' "
 		"y2='%.1f' stroke='#444'/>\n", TL_L, t->y_axis, TL_L + TL_COLS,
