@@ -442,6 +442,13 @@ static void report_dip_verdict(struct report_dip_out *o, const struct ev *dip,
 				       f->io_errors == 1 ? "" : "s");
 		return;
 	}
+	if (f->recovered && f->t_recovered < 0) {
+		report_dip_put(o, "no error in it, but it follows a recovery %s: "
+			       "the disk coming back after the error handler",
+			       report_dip_when(dip, f->t_recovered, w,
+					       sizeof(w)));
+		return;
+	}
 	if (f->other) {
 		report_dip_put(o, "a %s incident falls in it; no timeout, "
 			       "reset or failed command", f->other_kind);

@@ -432,6 +432,34 @@ static void test_long_binned(void **state)
 	recording_free(&r);
 }
 
+/* A dip right after a recovery, with nothing in it: says so. */
+static void test_after_recovery(void **state)
+{
+	struct recording r;
+	struct gen g;
+	char buf[4096];
+	int k;
+
+	(void)state;
+	gen_open(&g);
+	for (k = 10; k < 600; k++)
+		gen_sample(&g, k / 10.0, k >= 200 && k < 210 ? 2 : 100,
+			   k >= 200 && k < 210);
+	fprintf(g.f, "{\"kind\":\"recovered\",\"dev\":\"host3\",\"t\":"
+		"19.0,\"clock\":\"boot\",\"disk\":\"sdb\",\"chain\":1,"
+		"\"line\":\"scsi host3: uas_eh_device_reset_handler success\","
+		"\"summary\":\"recovered\",\"evidence\":[],\"id\":%" PRIu64
+		",\"type\":\"incident\",\"source\":\"recorder\"}\n",
+		++g.id);
+	gen_dip(&g, 20, 1);
+	gen_load(&g, &r);
+	assert_int_equal(report_dip_explain(&r, find_dip(&r), buf, sizeof(buf)),
+			 0);
+	assert_true(!strncmp(buf, "no error in it, but it follows a recovery "
+			     "1.0 s before the dip: ", 63));
+	recording_free(&r);
+}
+
 /* A recording without samples has no timeline to draw. */
 static void test_no_samples(void **state)
 {
@@ -466,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_no_scsi),
 		cmocka_unit_test(test_long_binned),
 		cmocka_unit_test(test_no_samples),
+		cmocka_unit_test(test_after_recovery),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
