@@ -245,7 +245,7 @@ static int report_dip_commands(const struct recording *r,
 			       struct report_dip_facts *f)
 {
 	struct timeline_cmds c;
-	uint64_t end = dip->t_ns + (uint64_t)(dip->u.incident.dip_secs * 1e9);
+	uint64_t end = timeline_dip_end_ns(dip);
 	size_t i;
 	int err;
 

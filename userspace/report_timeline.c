@@ -119,9 +119,10 @@ static int tl_col(const struct tl *t, double s)
 {
 	double c = floor((s - t->t0) / t->col_s);
 
-	if (c < 0)
+	/* NaN (a time from a recording's nonsense) is before */
+	if (!(c >= 0))
 		return -1;
-	return c >= TL_COLS ? TL_COLS : (int)c;
+	return c < TL_COLS ? (int)c : TL_COLS;
 }
 
 static double tl_y(const struct tl_lane *l, double v)
@@ -529,7 +530,7 @@ static void tl_layout(struct tl *t)
 	t->lanes_top = y;
 	t->l_tput = (struct tl_lane){ y + TL_TITLE, 100, t->d->max_mbps * 1.1,
 				      false };
-	if (t->l_tput.vmax <= 0)
+	if (!(t->l_tput.vmax > 0) || !isfinite(t->l_tput.vmax))
 		t->l_tput.vmax = 1;
 	y += TL_TITLE + 100 + TL_GAP;
 	while (vmax < t->lat_max && vmax < 1e4)
@@ -580,6 +581,11 @@ static int tl_gather(struct tl *t, const struct recording *r, unsigned int di,
 		t->t1 = to;
 	if (t->t1 <= t->t0)
 		t->t1 = t->t0 + 1;
+	/* times so large that a second is lost in them: an axis still */
+	if (!(t->t1 - t->t0 >= 1e-6) || !isfinite(t->t1 - t->t0)) {
+		t->t0 = 0;
+		t->t1 = 1;
+	}
 	t->col_s = (t->t1 - t->t0) / TL_COLS;
 	tl_mode(t);
 	tl_gather_tput(t);
@@ -736,7 +742,7 @@ static double tl_step(double span, int n)
 {
 	double raw = span / n, p = 1;
 
-	if (!(raw > 1e-9))
+	if (!(raw > 1e-9) || !isfinite(raw))
 		return 1;
 	while (p * 10 <= raw)
 		p *= 10;
@@ -1216,12 +1222,19 @@ static void tl_lane_markers(FILE *f, const struct tl *t)
 static void tl_axis(FILE *f, const struct tl *t)
 {
 	double step = tl_step(t->t1 - t->t0, 15), v;
+	int i;
 
 	fprintf(f, "<g class='axis'><line x1='%.0f' y1='%.1f' x2='%.0f' "
 		"y2='%.1f' stroke='#444'/>\n", TL_L, t->y_axis, TL_L + TL_COLS,
 		t->y_axis);
-	for (v = ceil(t->t0 / step) * step; v <= t->t1 + 1e-9; v += step) {
-		double x = tl_x(t, v);
+	/* counted, not summed: a step lost in a huge time ends too */
+	for (i = 0; i <= 16; i++) {
+		double x;
+
+		v = (ceil(t->t0 / step) + i) * step;
+		if (v > t->t1 + 1e-9)
+			break;
+		x = tl_x(t, v);
 
 		fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
 			"stroke='#000' stroke-opacity='0.06'/><text x='%.1f' "

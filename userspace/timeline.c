@@ -281,6 +281,18 @@ double timeline_percentile(double *v, size_t n, double p)
 	return v[k - 1];
 }
 
+uint64_t timeline_dip_end_ns(const struct ev *dip)
+{
+	double secs = dip->u.incident.dip_secs;
+
+	/* a recording's nonsense (negative, beyond the clock) stays a time */
+	if (!(secs > 0))
+		return dip->t_ns;
+	if (secs >= (double)(UINT64_MAX - dip->t_ns) / 1e9)
+		return UINT64_MAX;
+	return dip->t_ns + (uint64_t)(secs * 1e9);
+}
+
 size_t timeline_dips(const struct recording *r, const char *disk,
 		     struct timeline_span **out)
 {
@@ -289,7 +301,6 @@ size_t timeline_dips(const struct recording *r, const char *disk,
 
 	for (i = 0; i < r->nevs; i++) {
 		const struct ev *ev = &r->evs[i];
-		double secs = ev->u.incident.dip_secs;
 
 		if (ev->type != EV_INCIDENT ||
 		    ev->u.incident.inc.kind != CLASSIFY_DIP ||
@@ -306,8 +317,7 @@ size_t timeline_dips(const struct recording *r, const char *disk,
 			s = ns;
 		}
 		s[n].t0_ns = ev->t_ns;
-		s[n++].t1_ns = ev->t_ns + (secs > 0 ? (uint64_t)(secs * 1e9) :
-					    0);
+		s[n++].t1_ns = timeline_dip_end_ns(ev);
 	}
 	*out = s;
 	return n;

@@ -79,6 +79,9 @@ struct timeline_span {
 	uint64_t t0_ns, t1_ns;
 };
 
+/* Where a dip incident ends: its start plus its length, within range. */
+uint64_t timeline_dip_end_ns(const struct ev *dip);
+
 /*
  * DISK's dips (its dip incidents, start and length) into *out, which the
  * caller frees; returns how many, 0 also when out of memory (*out NULL).
