@@ -2,7 +2,8 @@
 #
 # usbtrail top-level Makefile.
 #
-#   make                  build the usbtrail command (userspace/)
+#   make                  build the usbtrail command (userspace/) and its
+#                         man page
 #   make module [KDIR=]   build usbtrail.ko (default: the running kernel's
 #                         headers, /lib/modules/$(uname -r)/build)
 #   make module-testbed   build usbtrail.ko for the test bed's kernel
@@ -12,7 +13,9 @@
 #   make clang            the userspace built with clang -Werror
 #   make demo             the test bed reproduces a failure, usbtrail shows it
 #   make deps             install build/test dependencies (Debian 12, root)
-#   make install          the command and its man page into $(DESTDIR)$(PREFIX)
+#   make man              build/man/usbtrail.1, from man/usbtrail.1.in
+#   make install          the command, its man page and the documents
+#                         into $(DESTDIR)$(PREFIX); make uninstall removes them
 
 KABI_DEFAULT := $(shell awk '$$1 == "default" { print $$2 }' tools/kernels.conf)
 # Kbuild's convention: the running kernel, as an external module is built
@@ -22,13 +25,20 @@ TESTBED_ABI ?= $(KABI_DEFAULT)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+MANDIR ?= $(PREFIX)/share/man
+# what the man page points at: README.md, and docs/ below it as in the tree
+# (README.md's links, and the command's "see docs/module.md", still hold)
+DOCDIR ?= $(PREFIX)/share/doc/usbtrail
+DOCS := README.md $(wildcard docs/*.md)
+# the one version, for the man page (userspace/Makefile reads it too)
+VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 
 .PHONY: all usbtrail usbtrail-san clang module module-testbed module-clean \
 	testbed-build \
 	deps check check-fast demo bench-module bench-record bench-analyze \
-	install clean
+	man install uninstall clean
 
-all: usbtrail
+all: usbtrail man
 
 usbtrail:
 	$(MAKE) -C userspace
@@ -105,11 +115,31 @@ bench-record: deps
 bench-analyze: deps usbtrail
 	bench/analyze-speed.sh
 
+# The man page with VERSION's version and the DOCDIR of this make; made
+# each time, as DOCDIR follows PREFIX.
+MAN_PAGE := build/man/usbtrail.1
+man:
+	@test -n "$(VERSION)" || { echo "make man: VERSION is missing or empty" >&2; exit 1; }
+	@mkdir -p $(dir $(MAN_PAGE))
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+		man/usbtrail.1.in >$(MAN_PAGE).tmp
+	@mv $(MAN_PAGE).tmp $(MAN_PAGE)
+
 # The module installs through DKMS (dkms.conf, docs/module.md).
-install: usbtrail
+install: usbtrail man
 	install -D -m 0755 userspace/usbtrail $(DESTDIR)$(PREFIX)/bin/usbtrail
-	install -D -m 0644 man/usbtrail.1 \
-		$(DESTDIR)$(PREFIX)/share/man/man1/usbtrail.1
+	install -D -m 0644 $(MAN_PAGE) $(DESTDIR)$(MANDIR)/man1/usbtrail.1
+	install -d $(DESTDIR)$(DOCDIR)/docs
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(filter docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/docs/
+
+# What install put there, and its directories of ours when left empty.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/usbtrail \
+		$(DESTDIR)$(MANDIR)/man1/usbtrail.1 \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(DOCS))
+	for d in $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR); do \
+		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
 clean: module-clean
 	$(MAKE) -C userspace clean

@@ -4,14 +4,18 @@
  * built in memory, compressed with zlib's gzip format, and cut down
  * around the incidents until it fits the size limit.
  *
- * The recording's files are read once and prepared (serials hashed, URB
- * data dropped unless the recording kept it on purpose); each attempt then
- * only filters by time window and compresses.
+ * The recording's files are read once and prepared: what names a person
+ * or a machine replaced (lib/scrub.c: one table for the whole bundle,
+ * filled first from every file, so a value reads the same everywhere),
+ * URB data dropped unless the recording kept it on purpose.  Each attempt
+ * then only filters by time window, scrubs the few files made from the
+ * recording's meta.json and events, and compresses.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include "lsusb.h"
 #include "pcapng.h"
 #include "report.h"
+#include "scrub.h"
 #include "tar.h"
 #include "usbdesc.h"
 #include "usbmon.h"
@@ -58,40 +63,22 @@ static void bundle_printf(struct util_str *b, const char *fmt, ...)
 int bundle_scrub(const char *text, size_t len, const char *const *serials,
 		 unsigned int n, char **out, size_t *outlen)
 {
+	struct scrub *s = scrub_new(1u << SCRUB_SERIAL);
 	struct util_str b = { 0 };
-	char hash[80];
-	size_t i = 0;
 	unsigned int k;
+	int err = s ? 0 : -ENOMEM;
 
-	util_str_put(&b, "", 0);
-	while (i < len) {
-		/* the nearest occurrence of any serial from i on */
-		const char *best = NULL;
-		unsigned int bk = 0;
-
-		for (k = 0; k < n; k++) {
-			size_t sl = strlen(serials[k]);
-			const char *p = sl ? memmem(text + i, len - i,
-						    serials[k], sl) : NULL;
-
-			if (p && (!best || p < best ||
-				  (p == best && sl > strlen(serials[bk])))) {
-				best = p;
-				bk = k;
-			}
-		}
-		if (!best) {
-			util_str_put(&b, text + i, len - i);
-			break;
-		}
-		util_str_put(&b, text + i, (size_t)(best - (text + i)));
-		report_serial(serials[bk], false, hash, sizeof(hash));
-		util_str_put(&b, hash, strlen(hash));
-		i = (size_t)(best - text) + strlen(serials[bk]);
+	for (k = 0; k < n && !err; k++) {
+		err = scrub_add(s, SCRUB_SERIAL, serials[k], strlen(serials[k]));
+		if (err == -EINVAL)
+			err = 0;	/* empty: nothing to hash */
 	}
-	if (b.oom) {
+	if (!err)
+		err = scrub_text(s, text, len, &b, NULL);
+	scrub_free(s);
+	if (err) {
 		free(b.s);
-		return -ENOMEM;
+		return err;
 	}
 	*out = b.s;
 	*outlen = b.len;
@@ -102,6 +89,7 @@ int bundle_scrub(const char *text, size_t len, const char *const *serials,
 struct bundle_line {
 	uint64_t t_ns;
 	bool bulky;		/* trace or usbmon: cut first */
+	uint32_t rep;		/* its replacements: bundle_ctx.reps[rep - 1] */
 	size_t off, len;	/* into bundle_ctx.lines */
 };
 
@@ -109,6 +97,7 @@ struct bundle_line {
 struct bundle_block {
 	uint64_t t_ns;		/* boottime; EPBs only */
 	bool epb;
+	uint32_t rep;
 	size_t off, len;	/* into bundle_ctx.blocks */
 	size_t text_off, text_len; /* its 1u line in bundle_ctx.text, EPBs */
 };
@@ -119,6 +108,16 @@ struct bundle_ctx {
 	const char *serials[BUNDLE_SERIALS_MAX];
 	unsigned int nserials;
 	uint64_t mtime;
+
+	/* NULL: everything kept (--keep-serials --keep-ids) */
+	struct scrub *scrub;
+	int scrub_err;			/* the first failure, -E2BIG */
+	/* the prepared lines' and blocks' replacements, where they made any */
+	struct scrub_counts *reps;
+	size_t nreps, capreps;
+	/* this attempt's replacements, for the README */
+	struct scrub_counts cnt;
+	unsigned int left_out;		/* capture blocks of other types */
 
 	struct util_str lines;
 	struct bundle_line *line;
@@ -177,40 +176,146 @@ static int bundle_read(const char *dir, const char *name, char **buf,
 	return 0;
 }
 
-/* text with the serials hashed unless they are kept, appended to b */
+/* a scrub's failure kept for the end, b marked so nothing more is put */
+static void bundle_scrub_failed(struct bundle_ctx *c, struct util_str *b,
+				int err)
+{
+	if (!c->scrub_err)
+		c->scrub_err = err;
+	b->oom = true;
+}
+
+/* text with what names a person or machine replaced, appended to b */
 static void bundle_put_scrubbed(struct bundle_ctx *c, struct util_str *b,
 				const char *s, size_t len)
 {
-	char *out;
-	size_t n;
+	int err;
 
-	if (c->o->keep_serials || !c->nserials) {
+	if (!c->scrub) {
 		util_str_put(b, s, len);
 		return;
 	}
-	if (bundle_scrub(s, len, c->serials, c->nserials, &out, &n)) {
-		b->oom = true;
-		return;
-	}
-	util_str_put(b, out, n);
-	free(out);
+	err = scrub_text(c->scrub, s, len, b, &c->cnt);
+	if (err)
+		bundle_scrub_failed(c, b, err);
 }
 
-static int bundle_prepare_events(struct bundle_ctx *c)
+/*
+ * Where a prepared line or block made replacements, they are kept, to be
+ * counted in the README of each attempt that keeps it: its rep, or 0.
+ */
+static int bundle_rep(struct bundle_ctx *c, const struct scrub_counts *n,
+		      uint32_t *rep)
+{
+	static const struct scrub_counts none;
+	struct scrub_counts *r;
+
+	*rep = 0;
+	if (!memcmp(n, &none, sizeof(none)))
+		return 0;
+	if (c->nreps == c->capreps) {
+		c->capreps = c->capreps ? c->capreps * 2 : 256;
+		r = realloc(c->reps, c->capreps * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		c->reps = r;
+	}
+	c->reps[c->nreps++] = *n;
+	*rep = (uint32_t)c->nreps;
+	return 0;
+}
+
+/* a kept line's or block's replacements into this attempt's */
+static void bundle_count(struct bundle_ctx *c, uint32_t rep)
+{
+	unsigned int k;
+
+	if (rep)
+		for (k = 0; k < SCRUB_NCLASS; k++)
+			c->cnt.n[k] += c->reps[rep - 1].n[k];
+}
+
+/* a value known beforehand; one that cannot be of its class is no error */
+static int bundle_scrub_add(struct bundle_ctx *c, enum scrub_class cls,
+			    const char *v)
+{
+	int err = v && *v ? scrub_add(c->scrub, cls, v, strlen(v)) : 0;
+
+	return err == -EINVAL ? 0 : err;
+}
+
+/*
+ * The table: the values known beforehand (the devices' serials, the
+ * hostname and boot id of meta.json, the user running this and the one
+ * who ran sudo), then whatever every file shows by where it stands, so a
+ * name in the last file is replaced in the first too.
+ */
+static int bundle_scrub_init(struct bundle_ctx *c, const char *ev,
+			     size_t evlen, const char *cap, size_t caplen)
+{
+	const struct recording *r = c->r;
+	unsigned int classes = 0, k;
+	struct json_object *v;
+	struct passwd *pw;
+	const char *u;
+	char *buf;
+	size_t len;
+	int err = 0;
+
+	if (!c->o->keep_serials)
+		classes |= 1u << SCRUB_SERIAL;
+	if (!c->o->keep_ids)
+		classes |= SCRUB_IDS;
+	if (!classes)
+		return 0;
+	c->scrub = scrub_new(classes);
+	if (!c->scrub)
+		return -ENOMEM;
+	for (k = 0; k < c->nserials && !err; k++)
+		err = bundle_scrub_add(c, SCRUB_SERIAL, c->serials[k]);
+	if (!err)
+		err = bundle_scrub_add(c, SCRUB_HOST, recording_meta_str(r,
+					"kernel", "hostname"));
+	if (!err && r->meta &&
+	    json_object_object_get_ex(r->meta, "boot_id", &v) &&
+	    json_object_is_type(v, json_type_string))
+		err = bundle_scrub_add(c, SCRUB_BOOT_ID,
+				       json_object_get_string(v));
+	if (!err)
+		err = bundle_scrub_add(c, SCRUB_USER, getenv("SUDO_USER"));
+	pw = getuid() ? getpwuid(getuid()) : NULL;
+	if (!err && pw)
+		err = bundle_scrub_add(c, SCRUB_USER, pw->pw_name);
+	/* learning: each file as bytes, JSON and pcapng alike */
+	if (!err && r->meta) {
+		u = json_object_to_json_string_ext(r->meta,
+			JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+		err = scrub_learn(c->scrub, u, strlen(u));
+	}
+	if (!err)
+		err = scrub_learn(c->scrub, ev, evlen);
+	if (!err && cap)
+		err = scrub_learn(c->scrub, cap, caplen);
+	for (k = 0; k < 2 && !err; k++) {
+		u = k ? c->o->report_html : c->o->report_txt;
+		if (!u || bundle_read(u, NULL, &buf, &len))
+			continue;
+		err = scrub_learn(c->scrub, buf, len);
+		free(buf);
+	}
+	return err;
+}
+
+static int bundle_prepare_events(struct bundle_ctx *c, char *buf, size_t len)
 {
 	struct json_tokener *tok;
-	char *buf, *p, *end;
-	size_t len, cap = 0;
-	int err;
+	char *p, *end;
+	size_t cap = 0;
+	int err = 0;
 
-	err = bundle_read(c->o->dir, "events.jsonl", &buf, &len);
-	if (err)
-		return err;
 	tok = json_tokener_new();
-	if (!tok) {
-		free(buf);
+	if (!tok)
 		return -ENOMEM;
-	}
 	for (p = buf, end = buf + len; p < end;) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct json_object *o, *v;
@@ -248,10 +353,27 @@ static int bundle_prepare_events(struct bundle_ctx *c)
 		/* URB data only when the recording kept it on purpose */
 		if (!strcmp(type, "usbmon") && !c->r->payload_set)
 			json_object_object_del(o, "data");
+		l->rep = 0;
+		if (c->scrub) {
+			struct scrub_counts lc = { { 0 } };
+			struct json_object *clean;
+
+			/* as JSON: a value next to an escape is found too */
+			err = scrub_json(c->scrub, o, &clean, &lc);
+			json_object_put(o);
+			if (err)
+				break;
+			o = clean;
+			err = bundle_rep(c, &lc, &l->rep);
+			if (err) {
+				json_object_put(o);
+				break;
+			}
+		}
 		s = json_object_to_json_string_ext(o, EVJSON_FLAGS);
 		n = strlen(s);
 		l->off = c->lines.len;
-		bundle_put_scrubbed(c, &c->lines, s, n);
+		util_str_put(&c->lines, s, n);
 		util_str_put(&c->lines, "\n", 1);
 		l->len = c->lines.len - l->off;
 		json_object_put(o);
@@ -261,7 +383,6 @@ static int bundle_prepare_events(struct bundle_ctx *c)
 		}
 	}
 	json_tokener_free(tok);
-	free(buf);
 	return err;
 }
 
@@ -342,55 +463,69 @@ static int bundle_capture_epb(struct bundle_ctx *c,
 			      e->origlen);
 }
 
-/* A journal export block, the serial numbers scrubbed, into @out. */
+/*
+ * A journal export block scrubbed into @out: field by field, so a value of
+ * the binary form gets its new length, and the block its new length.
+ */
 static int bundle_capture_sje(struct bundle_ctx *c,
 			      const struct pcapng_block *blk,
-			      struct pcapng_buf *out)
+			      struct bundle_block *b, struct pcapng_buf *out)
 {
-	size_t n = blk->body_len, sn;
-	char *s;
+	struct scrub_counts bc = { { 0 } };
+	struct pcapng_buf e = { 0 };
+	size_t n = blk->body_len;
 	int err;
 
 	while (n && !blk->body[n - 1])
 		n--;	/* the block's padding */
-	err = bundle_scrub((const char *)blk->body, n, c->serials, c->nserials,
-			   &s, &sn);
-	if (!err) {
-		err = pcapng_put_sje(out, s, sn);
-		free(s);
-	}
+	if (!n)
+		return 0;	/* empty: copied as it is */
+	err = scrub_journal(c->scrub, blk->body, n, &e, &bc);
+	if (!err && e.len)
+		err = pcapng_put_sje(out, e.data, e.len);
+	if (!err)
+		err = bundle_rep(c, &bc, &b->rep);
+	pcapng_buf_free(&e);
 	return err;
 }
 
-static int bundle_prepare_capture(struct bundle_ctx *c)
+static int bundle_prepare_capture(struct bundle_ctx *c, const char *buf,
+				  size_t len)
 {
 	struct pcapng_reader rd = { 0 };
 	struct pcapng_block blk;
 	struct pcapng_buf out = { 0 };
-	size_t len, off = 0, cap = 0;
-	char *buf;
-	int err, ret;
+	size_t off = 0, cap = 0;
+	int err = 0, ret;
 
-	err = bundle_read(c->o->dir, "capture.pcapng", &buf, &len);
-	if (err == -ENOENT) {
+	if (!buf) {
 		snprintf(c->capture_note, sizeof(c->capture_note),
 			 "the recording has no capture.pcapng (recorded with "
 			 "--no-pcap, or usbmon was not available)");
 		return 0;
 	}
-	if (err)
-		return err;
 	while ((ret = pcapng_next_block(&rd, (const uint8_t *)buf, len, &off,
 					&blk)) == 1) {
 		struct bundle_block *b;
 		struct pcapng_epb e;
 
-		if (rd.swapped && (!c->o->keep_serials || !c->r->payload_set)) {
+		if (rd.swapped && (c->scrub || !c->r->payload_set)) {
 			snprintf(c->capture_note, sizeof(c->capture_note),
 				 "capture.pcapng left out: written in the other "
-				 "byte order, which this version cannot scrub");
+				 "byte order, which this version cannot clean");
 			err = 0;
 			goto out;
+		}
+		/*
+		 * Other blocks (name resolution, secrets, custom) are not
+		 * usbtrail's: Wireshark's name resolution block maps
+		 * addresses to hostnames.  Left out unless ids are kept.
+		 */
+		if (!c->o->keep_ids && blk.type != PCAPNG_BT_SHB &&
+		    blk.type != PCAPNG_BT_IDB && blk.type != PCAPNG_BT_EPB &&
+		    blk.type != PCAPNG_BT_SJE) {
+			c->left_out++;
+			continue;
 		}
 		err = bundle_block_grow(c, &cap);
 		if (err)
@@ -401,9 +536,8 @@ static int bundle_prepare_capture(struct bundle_ctx *c)
 		if (blk.type == PCAPNG_BT_EPB &&
 		    !pcapng_epb_parse(&rd, &blk, &e))
 			err = bundle_capture_epb(c, &rd, &e, b, &out);
-		else if (blk.type == PCAPNG_BT_SJE && !rd.swapped &&
-			 !c->o->keep_serials && c->nserials)
-			err = bundle_capture_sje(c, &blk, &out);
+		else if (blk.type == PCAPNG_BT_SJE && !rd.swapped && c->scrub)
+			err = bundle_capture_sje(c, &blk, b, &out);
 		if (err)
 			goto out;
 		b->off = c->blocks.len;
@@ -427,7 +561,6 @@ static int bundle_prepare_capture(struct bundle_ctx *c)
 	c->have_capture = c->nblock > 0;
 out:
 	pcapng_buf_free(&out);
-	free(buf);
 	return err;
 }
 
@@ -535,19 +668,38 @@ static void bundle_kernel_log(struct bundle_ctx *c, struct util_str *b)
 	}
 }
 
+/* JSON v scrubbed as JSON, pretty, appended to b */
+static void bundle_put_json(struct bundle_ctx *c, struct util_str *b,
+			    struct json_object *v)
+{
+	struct json_object *clean = NULL;
+	const char *s;
+	int err;
+
+	if (c->scrub) {
+		err = scrub_json(c->scrub, v, &clean, &c->cnt);
+		if (err) {
+			bundle_scrub_failed(c, b, err);
+			return;
+		}
+		v = clean;
+	}
+	s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PRETTY |
+					   JSON_C_TO_STRING_NOSLASHESCAPE);
+	util_str_put(b, s, strlen(s));
+	json_object_put(clean);
+}
+
 static void bundle_json_member(struct bundle_ctx *c, struct util_str *b,
 			       const char *key)
 {
 	struct json_object *v;
-	const char *s;
 
 	if (!c->r->meta || !json_object_object_get_ex(c->r->meta, key, &v)) {
 		bundle_printf(b, "(%s: not in meta.json)\n", key);
 		return;
 	}
-	s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PRETTY |
-					   JSON_C_TO_STRING_NOSLASHESCAPE);
-	bundle_put_scrubbed(c, b, s, strlen(s));
+	bundle_put_json(c, b, v);
 	util_str_put(b, "\n", 1);
 }
 
@@ -628,17 +780,21 @@ static void bundle_devices(struct bundle_ctx *c, struct util_str *b)
 			continue;
 		report_serial(dv->serial, c->o->keep_serials, serial,
 			      sizeof(serial));
+		if (!c->o->keep_serials && serial[0])
+			c->cnt.n[SCRUB_SERIAL]++;
 		bundle_printf(b, "\nBus %03d Device %03d: ID %04x:%04x ",
 			      d->busnum, d->devnum, dv->vid, dv->pid);
 		bundle_put_scrubbed(c, b, dv->product, strlen(dv->product));
 		bundle_printf(b, "\n  port path     %s\n  disk          %s\n"
 			      "  speed         %s\n  driver        %s\n"
-			      "  iSerial       %s\n  host          %s (%s)\n",
+			      "  iSerial       %s\n  host          ",
 			      d->usb, d->disk,
 			      util_format_speed(speed, sizeof(speed),
 						dv->speed_mbps), dv->driver,
-			      serial[0] ? serial : "(none)", dv->hcd,
-			      dv->hcd_driver);
+			      serial[0] ? serial : "(none)");
+		/* the controller's name: a PCI address, left as it is */
+		bundle_put_scrubbed(c, b, dv->hcd, strlen(dv->hcd));
+		bundle_printf(b, " (%s)\n", dv->hcd_driver);
 	}
 	bundle_descriptors(c, b);
 	bundle_printf(b, "\n# The 'usbtrail uas' verdicts when recording "
@@ -661,15 +817,40 @@ static void bundle_kernel(struct bundle_ctx *c, struct util_str *b)
 		bundle_json_member(c, b, keys[i]);
 	}
 	bundle_printf(b, "\nlost events (the recording's lost events):\n");
-	for (i = 0; i < r->nevs; i++)
-		if (r->evs[i].type == EV_LOST)
-			bundle_printf(b, "  %.6f %s: %" PRIu64 " (total %"
-				      PRIu64 "): %s\n",
-				      (double)r->evs[i].t_ns / 1e9,
-				      ev_source_name(r->evs[i].u.lost.source),
-				      r->evs[i].u.lost.count,
-				      r->evs[i].u.lost.total,
-				      r->evs[i].u.lost.why);
+	for (i = 0; i < r->nevs; i++) {
+		if (r->evs[i].type != EV_LOST)
+			continue;
+		bundle_printf(b, "  %.6f %s: %" PRIu64 " (total %" PRIu64
+			      "): ", (double)r->evs[i].t_ns / 1e9,
+			      ev_source_name(r->evs[i].u.lost.source),
+			      r->evs[i].u.lost.count, r->evs[i].u.lost.total);
+		bundle_put_scrubbed(c, b, r->evs[i].u.lost.why,
+				    strlen(r->evs[i].u.lost.why));
+		util_str_put(b, "\n", 1);
+	}
+}
+
+/* what was replaced, per class, and how often: never the values */
+static void bundle_readme_ids(struct bundle_ctx *c, struct util_str *b)
+{
+	unsigned int k;
+
+	if (c->o->keep_ids) {
+		bundle_printf(b, "Hostnames, user names, addresses and ids: "
+			      "kept as recorded (--keep-ids).\n");
+		return;
+	}
+	bundle_printf(b, "Hostnames, user names, addresses and ids: each "
+		      "value replaced by one token, the\nsame in every file "
+		      "(--keep-ids keeps them); replacements:\n");
+	for (k = 0; k < SCRUB_NCLASS; k++)
+		if (k != SCRUB_SERIAL)
+			bundle_printf(b, "  %s: %" PRIu64 " (as %s, ...)\n",
+				      scrub_class_name(k), c->cnt.n[k],
+				      scrub_class_token(k));
+	bundle_printf(b, "Not looked into: URB data (kept only when "
+		      "recorded with --payload), hex bytes\n(trace records, "
+		      "sense, descriptors), capture block options.\n");
 }
 
 static void bundle_readme(struct bundle_ctx *c, struct util_str *b,
@@ -696,10 +877,19 @@ static void bundle_readme(struct bundle_ctx *c, struct util_str *b,
 		      c->o->max_size, trim[0] ? trim : "Nothing was cut.");
 	if (c->capture_note[0])
 		bundle_printf(b, "Capture: %s.\n", c->capture_note);
-	bundle_printf(b, "Serial numbers: %s\n", c->o->keep_serials ?
-		      "kept as the devices report them (--keep-serials)." :
-		      "replaced everywhere by 'sha256:' and the first 16 hex "
-		      "digits of their SHA-256 (--keep-serials keeps them).");
+	if (c->left_out)
+		bundle_printf(b, "Capture: %u blocks of other kinds than "
+			      "usbtrail writes (name resolution, comments) left "
+			      "out; --keep-ids keeps them.\n", c->left_out);
+	if (c->o->keep_serials)
+		bundle_printf(b, "Serial numbers: kept as the devices report "
+			      "them (--keep-serials).\n");
+	else
+		bundle_printf(b, "Serial numbers: replaced everywhere by "
+			      "'sha256:' and the first 16 hex digits of their "
+			      "SHA-256 (--keep-serials keeps them): %" PRIu64
+			      " replacements.\n", c->cnt.n[SCRUB_SERIAL]);
+	bundle_readme_ids(c, b);
 	bundle_printf(b, "URB data: %s\n", c->r->payload_set ?
 		      "kept as recorded (the recording was made with "
 		      "--payload on purpose)." :
@@ -725,23 +915,21 @@ static int bundle_add_str(struct tar_buf *t, const char *name,
 	return err;
 }
 
-/* a file written before (report.txt), serials hashed */
-static int bundle_add_file(struct bundle_ctx *c, struct tar_buf *t,
-			   const char *name, const char *path)
+/* a file written before (report.txt), scrubbed, into s */
+static int bundle_read_scrubbed(struct bundle_ctx *c, const char *path,
+				struct util_str *s)
 {
-	struct util_str s = { 0 };
 	char *buf;
 	size_t len;
 	int err;
 
-	if (!path)
-		return 0;
 	err = bundle_read(path, NULL, &buf, &len);
 	if (err)
 		return err;
-	bundle_put_scrubbed(c, &s, buf, len);
+	util_str_put(s, "", 0);
+	bundle_put_scrubbed(c, s, buf, len);
 	free(buf);
-	return bundle_add_str(t, name, &s, c->mtime);
+	return 0;
 }
 
 static int bundle_gzip(const struct tar_buf *t, uint8_t **out, size_t *len)
@@ -776,74 +964,114 @@ static int bundle_gzip(const struct tar_buf *t, uint8_t **out, size_t *len)
 	return 0;
 }
 
-/* one attempt at window w; the archive in *t */
+/* The files of the bundle, in the archive's order. */
+enum bundle_file {
+	BUNDLE_F_README,
+	BUNDLE_F_REPORT_TXT,
+	BUNDLE_F_REPORT_HTML,
+	BUNDLE_F_CAPTURE,
+	BUNDLE_F_USBMON,
+	BUNDLE_F_EVENTS,
+	BUNDLE_F_KLOG,
+	BUNDLE_F_DEVICES,
+	BUNDLE_F_UAS,
+	BUNDLE_F_KERNEL,
+	BUNDLE_F_META,
+	BUNDLE_NFILES
+};
+
+static const char *const bundle_file_names[BUNDLE_NFILES] = {
+	[BUNDLE_F_README] = "README.txt",
+	[BUNDLE_F_REPORT_TXT] = "report.txt",
+	[BUNDLE_F_REPORT_HTML] = "report.html",
+	[BUNDLE_F_CAPTURE] = "capture.pcapng",
+	[BUNDLE_F_USBMON] = "usbmon-1u.txt",
+	[BUNDLE_F_EVENTS] = "events.jsonl",
+	[BUNDLE_F_KLOG] = "kernel-log.txt",
+	[BUNDLE_F_DEVICES] = "devices.txt",
+	[BUNDLE_F_UAS] = "uas-verdicts.json",
+	[BUNDLE_F_KERNEL] = "kernel.txt",
+	[BUNDLE_F_META] = "meta.json",
+};
+
+/* the capture's blocks and their 1u text, at window w */
+static void bundle_build_capture(struct bundle_ctx *c, double w,
+				 struct util_str *pcap, struct util_str *text)
+{
+	size_t i;
+
+	for (i = 0; i < c->nblock; i++) {
+		const struct bundle_block *b = &c->block[i];
+
+		if (b->epb && !bundle_near(c, b->t_ns, w))
+			continue;
+		util_str_put(pcap, c->blocks.s + b->off, b->len);
+		bundle_count(c, b->rep);
+		if (b->epb)
+			util_str_put(text, c->text.s + b->text_off,
+				     b->text_len);
+	}
+	util_str_put(text, "", 0);
+}
+
+/*
+ * One attempt at window w; the archive in *t.  Every file is made first,
+ * the README last, as it counts what the others replaced; it goes into
+ * the archive first all the same.
+ */
 static int bundle_build(struct bundle_ctx *c, double w, const char *trim,
 			struct tar_buf *t)
 {
-	struct util_str s = { 0 };
+	struct util_str f[BUNDLE_NFILES];
+	bool have[BUNDLE_NFILES];
 	size_t i;
-	int err;
+	int err = 0;
 
-	bundle_readme(c, &s, trim);
-	err = bundle_add_str(t, "README.txt", &s, c->mtime);
-	if (!err)
-		err = bundle_add_file(c, t, "report.txt", c->o->report_txt);
-	if (!err)
-		err = bundle_add_file(c, t, "report.html", c->o->report_html);
+	memset(f, 0, sizeof(f));
+	memset(&c->cnt, 0, sizeof(c->cnt));
+	for (i = 0; i < BUNDLE_NFILES; i++)
+		have[i] = true;
+	have[BUNDLE_F_REPORT_TXT] = c->o->report_txt;
+	have[BUNDLE_F_REPORT_HTML] = c->o->report_html;
+	have[BUNDLE_F_CAPTURE] = c->have_capture;
+	have[BUNDLE_F_USBMON] = c->have_capture;
+	have[BUNDLE_F_META] = c->r->meta;
+	if (c->o->report_txt)
+		err = bundle_read_scrubbed(c, c->o->report_txt,
+					   &f[BUNDLE_F_REPORT_TXT]);
+	if (!err && c->o->report_html)
+		err = bundle_read_scrubbed(c, c->o->report_html,
+					   &f[BUNDLE_F_REPORT_HTML]);
 	if (err)
-		return err;
-	if (c->have_capture) {
-		for (i = 0; i < c->nblock; i++)
-			if (!c->block[i].epb || bundle_near(c, c->block[i].t_ns,
-							    w))
-				util_str_put(&s, c->blocks.s + c->block[i].off,
-					    c->block[i].len);
-		err = bundle_add_str(t, "capture.pcapng", &s, c->mtime);
-		if (err)
-			return err;
-		for (i = 0; i < c->nblock; i++)
-			if (c->block[i].epb && bundle_near(c, c->block[i].t_ns,
-							   w))
-				util_str_put(&s, c->text.s + c->block[i].text_off,
-					    c->block[i].text_len);
-		err = bundle_add_str(t, "usbmon-1u.txt", &s, c->mtime);
-		if (err)
-			return err;
+		goto out;
+	if (c->have_capture)
+		bundle_build_capture(c, w, &f[BUNDLE_F_CAPTURE],
+				     &f[BUNDLE_F_USBMON]);
+	for (i = 0; i < c->nline; i++) {
+		if (c->line[i].bulky && !bundle_near(c, c->line[i].t_ns, w))
+			continue;
+		util_str_put(&f[BUNDLE_F_EVENTS], c->lines.s + c->line[i].off,
+			     c->line[i].len);
+		bundle_count(c, c->line[i].rep);
 	}
-	for (i = 0; i < c->nline; i++)
-		if (!c->line[i].bulky || bundle_near(c, c->line[i].t_ns, w))
-			util_str_put(&s, c->lines.s + c->line[i].off,
-				    c->line[i].len);
-	err = bundle_add_str(t, "events.jsonl", &s, c->mtime);
-	if (err)
-		return err;
-	bundle_kernel_log(c, &s);
-	err = bundle_add_str(t, "kernel-log.txt", &s, c->mtime);
-	if (err)
-		return err;
-	bundle_devices(c, &s);
-	err = bundle_add_str(t, "devices.txt", &s, c->mtime);
-	if (err)
-		return err;
-	bundle_json_member(c, &s, "uas");
-	err = bundle_add_str(t, "uas-verdicts.json", &s, c->mtime);
-	if (err)
-		return err;
-	bundle_kernel(c, &s);
-	err = bundle_add_str(t, "kernel.txt", &s, c->mtime);
-	if (err)
-		return err;
-	if (c->r->meta) {
-		const char *m = json_object_to_json_string_ext(c->r->meta,
-			JSON_C_TO_STRING_PRETTY |
-			JSON_C_TO_STRING_NOSLASHESCAPE);
-
-		bundle_put_scrubbed(c, &s, m, strlen(m));
-		err = bundle_add_str(t, "meta.json", &s, c->mtime);
-		if (err)
-			return err;
-	}
-	return tar_finish(t);
+	bundle_kernel_log(c, &f[BUNDLE_F_KLOG]);
+	bundle_devices(c, &f[BUNDLE_F_DEVICES]);
+	bundle_json_member(c, &f[BUNDLE_F_UAS], "uas");
+	bundle_kernel(c, &f[BUNDLE_F_KERNEL]);
+	if (c->r->meta)
+		bundle_put_json(c, &f[BUNDLE_F_META], c->r->meta);
+	bundle_readme(c, &f[BUNDLE_F_README], trim);
+	err = c->scrub_err;
+	for (i = 0; i < BUNDLE_NFILES && !err; i++)
+		if (have[i])
+			err = bundle_add_str(t, bundle_file_names[i], &f[i],
+					     c->mtime);
+	if (!err)
+		err = tar_finish(t);
+out:
+	for (i = 0; i < BUNDLE_NFILES; i++)
+		free(f[i].s);
+	return err;
 }
 
 /* one bundle at window w (seconds; -1 all, 0 none), compressed, in *gz */
@@ -905,6 +1133,8 @@ static int bundle_save(const struct bundle_opts *o, const uint8_t *data,
 
 static void bundle_ctx_free(struct bundle_ctx *c)
 {
+	scrub_free(c->scrub);
+	free(c->reps);
 	free(c->lines.s);
 	free(c->line);
 	free(c->blocks.s);
@@ -922,8 +1152,9 @@ int bundle_write(const struct recording *r, const struct bundle_opts *o,
 	struct bundle_ctx c = { .r = r, .o = o };
 	uint8_t *gz = NULL;
 	uint8_t *best = NULL;
-	size_t gzlen = 0, bestlen = 0, w, nw, lo, hi;
+	size_t gzlen = 0, bestlen = 0, w, nw, lo, hi, evlen = 0, caplen = 0;
 	char trimmed[sizeof(res->trimmed)];
+	char *ev = NULL, *cap = NULL;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -932,12 +1163,26 @@ int bundle_write(const struct recording *r, const struct bundle_opts *o,
 	err = bundle_prepare_windows(&c);
 	if (!err) {
 		snprintf(res->error, sizeof(res->error), "events.jsonl");
-		err = bundle_prepare_events(&c);
+		err = bundle_read(o->dir, "events.jsonl", &ev, &evlen);
 	}
 	if (!err) {
 		snprintf(res->error, sizeof(res->error), "capture.pcapng");
-		err = bundle_prepare_capture(&c);
+		err = bundle_read(o->dir, "capture.pcapng", &cap, &caplen);
+		if (err == -ENOENT)
+			err = 0;
 	}
+	if (!err)
+		err = bundle_scrub_init(&c, ev, evlen, cap, caplen);
+	if (!err) {
+		snprintf(res->error, sizeof(res->error), "events.jsonl");
+		err = bundle_prepare_events(&c, ev, evlen);
+	}
+	free(ev);
+	if (!err) {
+		snprintf(res->error, sizeof(res->error), "capture.pcapng");
+		err = bundle_prepare_capture(&c, cap, caplen);
+	}
+	free(cap);
 	if (err)
 		goto out;
 	res->error[0] = '\0';
@@ -993,6 +1238,10 @@ int bundle_write(const struct recording *r, const struct bundle_opts *o,
 	else
 		res->size = gzlen;
 out:
+	if (err == -E2BIG)
+		snprintf(res->error, sizeof(res->error), "more than %u distinct "
+			 "hostnames, user names, addresses and ids to replace "
+			 "(--keep-ids keeps them)", SCRUB_VALUES_MAX);
 	free(gz);
 	free(best);
 	bundle_ctx_free(&c);

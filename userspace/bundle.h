@@ -4,7 +4,8 @@
  * tar.gz a kernel maintainer can act on (capture.pcapng, usbmon text in
  * the 1u form, events.jsonl, the kernel log around each incident, the
  * devices and uas verdicts, kernel version and counters, a README),
- * under a size limit, with serial numbers hashed and URB data dropped
+ * under a size limit, with serial numbers hashed, hostnames, user names,
+ * addresses and ids replaced by tokens (lib/scrub.c) and URB data dropped,
  * unless kept on purpose.
  */
 #ifndef USBTRAIL_BUNDLE_H
@@ -20,6 +21,7 @@ struct bundle_opts {
 	const char *path;		/* the .tar.gz to write */
 	uint64_t max_size;		/* bytes, the whole compressed file */
 	bool keep_serials;
+	bool keep_ids;			/* hostnames, users, addresses, ids */
 	const char *report_txt;		/* written before; put in, or NULL */
 	const char *report_html;
 	/*
@@ -47,9 +49,10 @@ int bundle_write(const struct recording *r, const struct bundle_opts *o,
 		 struct bundle_result *res);
 
 /*
- * Every occurrence of each of the n serials in text (len bytes) replaced
- * by its hash (report_serial()); a new NUL-ended buffer in *out, *outlen.
- * Pure, for the tests.  0 or -ENOMEM.
+ * Every occurrence of each of the n serials in text (len bytes), and of
+ * the serials the text's kernel lines name, replaced by its hash
+ * (report_serial(), through lib/scrub.c); a new NUL-ended buffer in *out,
+ * *outlen.  Pure, for the tests.  0, -E2BIG or -ENOMEM.
  */
 int bundle_scrub(const char *text, size_t len, const char *const *serials,
 		 unsigned int n, char **out, size_t *outlen);

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "evjson.h"
 #include "meta.h"
+#include "owner.h"
 #include "record.h"
 #include "uas_probe.h"
 #include "util.h"
@@ -42,6 +43,12 @@
 #define CMD_RECORD_MAX_PAYLOAD	(1u << 20)
 /* Enough for a mass-storage CBW (31 bytes) and UAS command IUs. */
 #define CMD_RECORD_DEF_PAYLOAD	64u
+
+/* Exit statuses of record beside cli.h's and COMMAND's (docs/record.md) */
+enum {
+	/* nothing recorded: no event source opened, or not --source's */
+	CMD_RECORD_EXIT_NO_SOURCE = 3,
+};
 
 enum cmd_record_source {
 	CMD_RECORD_SOURCE_AUTO,
@@ -108,9 +115,12 @@ const char cmd_record_help[] =
 "events.jsonl (every event), capture.pcapng (usbmon packets and kernel\n"
 "lines for Wireshark) and meta.json (kernel, sources, losses, the 'usbtrail\n"
 "uas' verdicts); incidents also go to the systemd journal when there is\n"
-"one.  Needs root (or CAP_SYS_ADMIN and read access to /dev/kmsg).\n"
+"one.  Needs root (or CAP_SYS_ADMIN and read access to /dev/kmsg); a\n"
+"source that does not open is named with what it needs.  Through sudo,\n"
+"the files (and DIR, if record makes it) belong to the user of sudo.\n"
 "Exit status: COMMAND's, or 0; 1 if recording failed (e.g. a full disk:\n"
-"what was written stays valid); 2 for usage errors.\n";
+"what was written stays valid); 2 for usage errors; 3 if no event source\n"
+"opened (or not the one --source names): nothing recorded, COMMAND not run.\n";
 
 enum {
 	CMD_RECORD_OPT_DURATION = 256,
@@ -287,6 +297,7 @@ struct cmd_record_ctx {
 	struct rec_sink sink[REC_SINKS_MAX];
 	unsigned int nsink;
 	const char *trace_source;	/* "module", "tracefs", or NULL */
+	bool no_source;			/* no event source opened: exit 3 */
 	struct json_object *uas;
 	struct json_object *descriptors;	/* "2-1": hex, for the report */
 	int uas_err;
@@ -296,8 +307,22 @@ struct cmd_record_ctx {
 	uint64_t started_boot;
 };
 
+static void cmd_record_keep_note(struct cmd_record_ctx *x, const char *fmt,
+				 ...) __attribute__((format(printf, 2, 3)));
 static void cmd_record_note(struct cmd_record_ctx *x, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* A note for meta.json only: the caller has said it on stderr. */
+static void cmd_record_keep_note(struct cmd_record_ctx *x, const char *fmt,
+				 ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (x->nnotes < 8)
+		vsnprintf(x->notes[x->nnotes++], sizeof(x->notes[0]), fmt, ap);
+	va_end(ap);
+}
 
 /* Something the user should know that does not stop the recording. */
 static void cmd_record_note(struct cmd_record_ctx *x, const char *fmt, ...)
@@ -350,13 +375,24 @@ static int cmd_record_write_meta(struct cmd_record_ctx *x, bool done,
 
 /* --- setting up ------------------------------------------------------------ */
 
-static int cmd_record_mkdir(const char *dir)
+/*
+ * DIR, made if needed (*made says so; then it is the user's under sudo,
+ * owner.h), without a recording in it.
+ */
+static int cmd_record_mkdir(const char *dir, bool *made)
 {
 	char probe[4200];
 	struct stat st;
+	int fd;
 
-	if (mkdir(dir, 0755) && errno != EEXIST)
+	*made = !mkdir(dir, 0755);
+	if (!*made && errno != EEXIST)
 		return -errno;
+	if (*made) {
+		fd = owner_open(dir, O_RDONLY | O_DIRECTORY, 0);
+		if (fd >= 0)
+			close(fd);
+	}
 	if (stat(dir, &st))
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
@@ -372,11 +408,146 @@ static struct rec_source *cmd_record_next_src(struct cmd_record_ctx *x)
 	return &x->src[x->nsrc];
 }
 
-/* The kernel trace source: --source, or the module if it is loaded. */
-static int cmd_record_trace_source(struct cmd_record_ctx *x)
+/*
+ * The kernel's event sources, in the order they are tried and reported.
+ * Each needs something of its own (docs/record.md, "Where the events come
+ * from"); when one does not open, that is said once, with what it needs.
+ */
+enum cmd_record_ksrc {
+	CMD_RECORD_KSRC_MODULE,
+	CMD_RECORD_KSRC_TRACEFS,
+	CMD_RECORD_KSRC_KMSG,
+	CMD_RECORD_KSRC_USBMON,
+	CMD_RECORD_KSRC_COUNT,
+};
+
+/* The value of the sysctl kernel.dmesg_restrict is 1. */
+static bool cmd_record_dmesg_restricted(void)
+{
+	char c = '0';
+	int fd;
+
+	fd = open("/proc/sys/kernel/dmesg_restrict", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (read(fd, &c, 1) != 1)
+		c = '0';
+	close(fd);
+	return c == '1';
+}
+
+/* The longest phrase of cmd_record_need(), and all of them together. */
+#define CMD_RECORD_NEED_LEN	200
+#define CMD_RECORD_NEEDS_LEN	(CMD_RECORD_KSRC_COUNT * CMD_RECORD_NEED_LEN)
+
+/*
+ * What source @k needs, as it failed with @err (a negative errno): one
+ * phrase, "usbmon needs root and modprobe usbmon", into @buf.
+ */
+static void cmd_record_need(char *buf, size_t len, enum cmd_record_ksrc k,
+			    int err)
+{
+	/* as root, "needs root" would be wrong: something else is missing */
+	const char *root = geteuid() ? "root and " : "";
+	bool perm = err == -EACCES || err == -EPERM;
+
+	switch (k) {
+	case CMD_RECORD_KSRC_MODULE:
+		if (err == -ENOENT)
+			snprintf(buf, len, "the module needs %susbtrail.ko "
+				 "loaded (insmod usbtrail.ko, built by make "
+				 "module)", root);
+		else if (perm)
+			snprintf(buf, len, "the module needs root "
+				 "(CAP_SYS_ADMIN) for " USBTRAIL_DEVICE);
+		else if (err == -EBUSY)
+			snprintf(buf, len, "the module's " USBTRAIL_DEVICE
+				 " is held by another reader");
+		else if (err == -EPROTO)
+			snprintf(buf, len, "the module loaded is not of this "
+				 "usbtrail's version (reload it: rmmod "
+				 "usbtrail; insmod usbtrail.ko)");
+		else
+			snprintf(buf, len, "the module: " USBTRAIL_DEVICE
+				 ": %s", strerror(-err));
+		return;
+	case CMD_RECORD_KSRC_TRACEFS:
+		if (err == -ENOENT)
+			snprintf(buf, len, "tracefs needs %smount -t tracefs "
+				 "nodev /sys/kernel/tracing", root);
+		else if (perm)
+			snprintf(buf, len, "tracefs needs root");
+		else if (err == -ENODATA)
+			snprintf(buf, len, "tracefs has none of the xhci-hcd, "
+				 "scsi and block events here");
+		else if (err == -EOPNOTSUPP)
+			snprintf(buf, len, "tracefs needs trace_clock boot "
+				 "(Linux 4.10 or later)");
+		else
+			snprintf(buf, len, "tracefs: %s", strerror(-err));
+		return;
+	case CMD_RECORD_KSRC_KMSG:
+		if (perm && cmd_record_dmesg_restricted())
+			snprintf(buf, len, "the kernel log needs root or "
+				 "CAP_SYSLOG (/dev/kmsg, as kernel."
+				 "dmesg_restrict is 1)");
+		else if (perm)
+			snprintf(buf, len, "the kernel log needs read access "
+				 "to /dev/kmsg (root)");
+		else
+			snprintf(buf, len, "the kernel log: /dev/kmsg: %s",
+				 strerror(-err));
+		return;
+	case CMD_RECORD_KSRC_USBMON:
+		if (err == -ENOENT)
+			snprintf(buf, len, "usbmon needs %smodprobe usbmon",
+				 root);
+		else if (perm)
+			snprintf(buf, len, "usbmon needs root (/dev/usbmon0)");
+		else
+			snprintf(buf, len, "usbmon: /dev/usbmon0: %s",
+				 strerror(-err));
+		return;
+	case CMD_RECORD_KSRC_COUNT:
+		break;
+	}
+	buf[0] = '\0';
+}
+
+/*
+ * The needs of the sources @first to @last that failed (@err[k] set),
+ * joined by "; " into @buf (CMD_RECORD_NEEDS_LEN bytes).  Return: @buf.
+ */
+static const char *cmd_record_needs(char *buf, const int *err,
+				    enum cmd_record_ksrc first,
+				    enum cmd_record_ksrc last)
+{
+	char need[CMD_RECORD_NEED_LEN];
+	size_t n = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = first; k <= last; k++) {
+		if (!err[k])
+			continue;
+		cmd_record_need(need, sizeof(need), k, err[k]);
+		n += (size_t)snprintf(buf + n, CMD_RECORD_NEEDS_LEN - n,
+				      "%s%s", n ? "; " : "", need);
+		if (n >= CMD_RECORD_NEEDS_LEN)
+			break;
+	}
+	return buf;
+}
+
+/*
+ * The kernel trace source: --source, or the module if it is loaded, else
+ * tracefs.  Return: 0 (also when neither opened under --source auto;
+ * @err says why), or the negative errno of the source --source named.
+ */
+static int cmd_record_trace_source(struct cmd_record_ctx *x, int *err)
 {
 	unsigned int want = x->opts->source;
-	int ret = -ENOENT;
+	int ret;
 
 	if (want == CMD_RECORD_SOURCE_MODULE || want == CMD_RECORD_SOURCE_AUTO) {
 		ret = src_module_open(cmd_record_next_src(x), x->rec);
@@ -385,16 +556,9 @@ static int cmd_record_trace_source(struct cmd_record_ctx *x)
 			x->nsrc++;
 			return 0;
 		}
-		if (want == CMD_RECORD_SOURCE_MODULE) {
-			fprintf(stderr, "usbtrail record: cannot read %s: %s%s\n",
-				USBTRAIL_DEVICE, strerror(-ret),
-				ret == -ENOENT ? " (is usbtrail.ko loaded? "
-				"see docs/module.md, or use --source tracefs)" :
-				ret == -EBUSY ? " (another reader has it)" :
-				ret == -EPROTO ? " (module and command are "
-				"from different versions)" : "");
+		err[CMD_RECORD_KSRC_MODULE] = ret;
+		if (want == CMD_RECORD_SOURCE_MODULE)
 			return ret;
-		}
 	}
 	ret = src_tracefs_open(cmd_record_next_src(x), x->rec);
 	if (!ret) {
@@ -402,16 +566,117 @@ static int cmd_record_trace_source(struct cmd_record_ctx *x)
 		x->nsrc++;
 		return 0;
 	}
-	if (want == CMD_RECORD_SOURCE_TRACEFS) {
-		fprintf(stderr, "usbtrail record: cannot trace through tracefs: "
-			"%s%s\n", strerror(-ret), ret == -ENOENT ?
-			" (mount it: mount -t tracefs nodev /sys/kernel/tracing)" :
-			"");
-		return ret;
+	err[CMD_RECORD_KSRC_TRACEFS] = ret;
+	return want == CMD_RECORD_SOURCE_TRACEFS ? ret : 0;
+}
+
+/*
+ * What a recording lacks without a kind of event, and the sources that
+ * give it: the trace events come from the module or tracefs.
+ */
+static const struct {
+	enum cmd_record_ksrc first, last;
+	const char *what;	/* on stderr */
+	const char *note;	/* in meta.json */
+} cmd_record_parts[] = {
+	{ CMD_RECORD_KSRC_MODULE, CMD_RECORD_KSRC_TRACEFS,
+	  "the kernel's trace events", "no kernel trace events" },
+	{ CMD_RECORD_KSRC_KMSG, CMD_RECORD_KSRC_KMSG,
+	  "the kernel log", "no kernel log" },
+	{ CMD_RECORD_KSRC_USBMON, CMD_RECORD_KSRC_USBMON,
+	  "usbmon", "no usbmon capture" },
+};
+#define CMD_RECORD_NPARTS \
+	(sizeof(cmd_record_parts) / sizeof(cmd_record_parts[0]))
+
+/*
+ * Those of the kernel's event sources that did not open (@err), when
+ * others did: one line on stderr, and one note each in meta.json.
+ */
+static void cmd_record_say_missing(struct cmd_record_ctx *x, const int *err)
+{
+	char buf[CMD_RECORD_NEEDS_LEN];
+	const char *what[CMD_RECORD_NPARTS];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < CMD_RECORD_NPARTS; i++) {
+		/* the trace source is missing only when neither opened */
+		if ((i == 0 && x->trace_source) ||
+		    !cmd_record_needs(buf, err, cmd_record_parts[i].first,
+				      cmd_record_parts[i].last)[0])
+			continue;
+		what[n++] = cmd_record_parts[i].what;
+		cmd_record_keep_note(x, "%s: %s", cmd_record_parts[i].note,
+				     buf);
 	}
-	cmd_record_note(x, "no kernel trace events (module: not loaded; "
-			"tracefs: %s): only the kernel log and usbmon",
-			strerror(-ret));
+	if (!n)
+		return;
+	fputs("usbtrail record: recording without ", stderr);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", !i ? "" : i + 1 == n ? " and " : ", ",
+			what[i]);
+	fprintf(stderr, ": %s\n", cmd_record_needs(buf, err,
+		x->trace_source ? CMD_RECORD_KSRC_KMSG : CMD_RECORD_KSRC_MODULE,
+		CMD_RECORD_KSRC_USBMON));
+}
+
+/*
+ * The kernel's event sources (the trace source, the kernel log, usbmon)
+ * and sysfs.  Return: 0 when at least one event source opened (and the
+ * one --source named, if any), else -ENOENT with x->no_source set, said
+ * on stderr in one line that names what each source needs.
+ */
+static int cmd_record_open_sources(struct cmd_record_ctx *x)
+{
+	const struct cmd_record_opts *o = x->opts;
+	int err[CMD_RECORD_KSRC_COUNT] = { 0 };
+	char buf[CMD_RECORD_NEEDS_LEN];
+	unsigned int opened;
+	int ret, sysfs_err;
+
+	/* first: what the user asked for by name fails before anything else */
+	ret = cmd_record_trace_source(x, err);
+	if (ret) {
+		x->no_source = true;
+		fprintf(stderr, "usbtrail record: --source %s: %s\n",
+			cmd_record_sources[o->source],
+			cmd_record_needs(buf, err, CMD_RECORD_KSRC_MODULE,
+					 CMD_RECORD_KSRC_TRACEFS));
+		return -ENOENT;
+	}
+	opened = x->trace_source != NULL;
+	/* in this order, as ever: the devices are known before the log */
+	sysfs_err = src_sysfs_open(cmd_record_next_src(x), x->rec);
+	if (!sysfs_err)
+		x->nsrc++;
+	ret = src_kmsg_open(cmd_record_next_src(x), x->rec);
+	if (!ret) {
+		x->nsrc++;
+		opened++;
+	} else {
+		err[CMD_RECORD_KSRC_KMSG] = ret;
+	}
+	if (o->pcap) {
+		ret = src_usbmon_open(cmd_record_next_src(x), x->rec,
+				      (uint32_t)o->payload);
+		if (!ret) {
+			x->nsrc++;
+			opened++;
+		} else {
+			err[CMD_RECORD_KSRC_USBMON] = ret;
+		}
+	}
+	if (!opened) {
+		x->no_source = true;
+		fprintf(stderr, "usbtrail record: no event source could be "
+			"opened: %s\n", cmd_record_needs(buf, err,
+				CMD_RECORD_KSRC_MODULE, CMD_RECORD_KSRC_USBMON));
+		return -ENOENT;
+	}
+	cmd_record_say_missing(x, err);
+	if (sysfs_err)
+		cmd_record_note(x, "no device identities from sysfs: %s",
+				strerror(-sysfs_err));
 	return 0;
 }
 
@@ -421,32 +686,9 @@ static int cmd_record_open(struct cmd_record_ctx *x, int marker_rd)
 	char path[4200];
 	int ret;
 
-	/* first: what the user asked for by name fails before anything else */
-	ret = cmd_record_trace_source(x);
+	ret = cmd_record_open_sources(x);
 	if (ret)
 		return ret;
-	ret = src_sysfs_open(cmd_record_next_src(x), x->rec);
-	if (!ret)
-		x->nsrc++;
-	else
-		cmd_record_note(x, "no device identities from sysfs: %s",
-				strerror(-ret));
-	ret = src_kmsg_open(cmd_record_next_src(x), x->rec);
-	if (!ret)
-		x->nsrc++;
-	else
-		cmd_record_note(x, "no kernel log (/dev/kmsg: %s)",
-				strerror(-ret));
-	if (o->pcap) {
-		ret = src_usbmon_open(cmd_record_next_src(x), x->rec,
-				      (uint32_t)o->payload);
-		if (!ret)
-			x->nsrc++;
-		else
-			cmd_record_note(x, "no usbmon capture (/dev/usbmon0: %s%s)",
-					strerror(-ret), ret == -ENOENT ?
-					"; modprobe usbmon" : "");
-	}
 	if (o->marker_code >= 0) {
 		ret = src_evdev_open(cmd_record_next_src(x), x->rec,
 				     o->marker_code, o->marker_device);
@@ -535,9 +777,31 @@ static void cmd_record_ctx_free(struct cmd_record_ctx *x)
 }
 
 /*
+ * After a start that failed: what opened is closed (the tracefs instance
+ * goes), and the files it made are removed: they hold no recording.
+ */
+static void cmd_record_abandon(struct cmd_record_ctx *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nsrc; i++)
+		if (x->src[i].close)
+			x->src[i].close(&x->src[i], x->rec);
+	for (i = 0; i < x->nsink; i++) {
+		if (x->sink[i].close)
+			x->sink[i].close(&x->sink[i]);
+		if (x->sink[i].path[0])
+			unlink(x->sink[i].path);
+	}
+	x->nsrc = 0;
+	x->nsink = 0;
+}
+
+/*
  * Sources and sinks open and handed to the recorder, the first
  * meta.json written.  @marker_rd: the read end of COMMAND's marker pipe,
- * or -1.  Return: 0 or a negative errno (said on stderr).
+ * or -1, taken over (closed on failure).  Return: 0 or a negative errno
+ * (said on stderr), with nothing left open or made but DIR.
  */
 static int cmd_record_start(struct cmd_record_ctx *x, int marker_rd)
 {
@@ -545,16 +809,27 @@ static int cmd_record_start(struct cmd_record_ctx *x, int marker_rd)
 	int ret;
 
 	ret = cmd_record_open(x, marker_rd);
-	if (ret)
+	if (ret) {
+		/* the command source owns it once open, and is the last */
+		if (marker_rd >= 0 && (!x->nsrc ||
+		    x->src[x->nsrc - 1].id != EV_SRC_COMMAND))
+			close(marker_rd);
+		cmd_record_abandon(x);
 		return ret;
+	}
 	for (i = 0; i < x->nsrc; i++)
 		rec_add_source(x->rec, &x->src[i]);
 	for (i = 0; i < x->nsink; i++)
 		rec_add_sink(x->rec, &x->sink[i]);
+	if (owner_error())
+		cmd_record_note(x, "the recording's files are root's: they could "
+				"not be given to the user behind sudo: %s",
+				strerror(-owner_error()));
 	ret = cmd_record_write_meta(x, false, 0);
 	if (ret) {
 		fprintf(stderr, "usbtrail record: cannot write %s/meta.json: %s\n",
 			x->dir, strerror(-ret));
+		cmd_record_abandon(x);
 		return ret;
 	}
 	fprintf(stderr, "usbtrail record: recording into %s (kernel events: "
@@ -617,9 +892,10 @@ int cmd_record_main(int argc, char **argv)
 		.dip = dflt,
 	};
 	struct cmd_record_ctx *x;
+	struct owner sudo_user;
 	struct rec_run_opts ro = { .marker_fd = -1 };
 	int pipefd[2] = { -1, -1 };
-	bool help = false;
+	bool help = false, made = false;
 	int ret, status = CLI_EXIT_FAILURE;
 
 	ret = cmd_record_parse(argc, argv, &opts, &help);
@@ -629,17 +905,21 @@ int cmd_record_main(int argc, char **argv)
 		fputs(cmd_record_help, stdout);
 		return CLI_EXIT_OK;
 	}
-	ret = cmd_record_mkdir(opts.output_dir);
+	/* under sudo, what record makes is the user's (docs/record.md) */
+	if (!owner_from_sudo(geteuid(), getenv("SUDO_UID"),
+			     getenv("SUDO_GID"), &sudo_user))
+		owner_set(&sudo_user);
+	ret = cmd_record_mkdir(opts.output_dir, &made);
 	if (ret) {
 		fprintf(stderr, "usbtrail record: %s: %s\n", opts.output_dir,
 			ret == -EEXIST ? "already holds a recording "
 			"(events.jsonl); choose another directory" :
 			strerror(-ret));
-		return CLI_EXIT_FAILURE;
+		goto out_rmdir;
 	}
 	x = cmd_record_ctx_new(&opts);
 	if (!x)
-		return CLI_EXIT_FAILURE;
+		goto out_rmdir;
 
 	if (opts.command && pipe2(pipefd, O_CLOEXEC) == 0) {
 		/* the write end goes to COMMAND: not close-on-exec */
@@ -647,20 +927,25 @@ int cmd_record_main(int argc, char **argv)
 		ro.marker_fd = pipefd[1];
 	}
 	ret = cmd_record_start(x, pipefd[0]);
-	if (ret)
-		goto out;
+	if (ret) {
+		if (ro.marker_fd >= 0)
+			close(ro.marker_fd);
+		if (x->no_source)
+			status = CMD_RECORD_EXIT_NO_SOURCE;
+		cmd_record_ctx_free(x);
+		goto out_rmdir;
+	}
 
 	ro.duration_s = opts.duration_s;
 	ro.command = opts.command;
 	ret = rec_run(x->rec, &ro);
-	ro.marker_fd = -1;		/* rec_run() closed it */
-	pipefd[0] = -1;			/* the command source closed it */
 	status = cmd_record_finish(x, ret);
-out:
-	if (ret && ro.marker_fd >= 0)
-		close(ro.marker_fd);
-	if (ret && pipefd[0] >= 0 && x->nsrc == 0)
-		close(pipefd[0]);
 	cmd_record_ctx_free(x);
+	return status;
+
+out_rmdir:
+	/* left as it was: removed only if made here, and only if empty */
+	if (made)
+		rmdir(opts.output_dir);
 	return status;
 }

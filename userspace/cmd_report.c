@@ -36,13 +36,14 @@ struct cmd_report_opts {
 	const char *bundle;		/* NULL: no bundle */
 	uint64_t max_size;
 	bool keep_serials;
+	bool keep_ids;
 	bool timeline;			/* --timeline: the SVG alone */
 	double from, to;		/* its span; < 0: the whole */
 };
 
 const char cmd_report_help[] =
 "Usage: usbtrail report DIR [-o FILE.html] [--bundle FILE.tar.gz]\n"
-"                       [--max-size N] [--keep-serials]\n"
+"                       [--max-size N] [--keep-serials] [--keep-ids]\n"
 "       usbtrail report --timeline DIR [-o FILE.svg] [--from S] [--to S]\n"
 "\n"
 "Turn DIR, a recording made by 'usbtrail record', into an HTML report\n"
@@ -59,22 +60,29 @@ const char cmd_report_help[] =
 "                          default 1MiB, what common bug trackers accept)\n"
 "      --keep-serials      keep device serial numbers; by default they are\n"
 "                          replaced in the report and the bundle\n"
+"      --keep-ids          keep hostnames, user names, IP and MAC addresses,\n"
+"                          machine and boot ids in the bundle; by default\n"
+"                          each is replaced by a token (host1, user1, ...)\n"
 "      --timeline          write only the timeline, each disk's lanes\n"
 "                          (throughput, SCSI latency, commands in flight,\n"
 "                          xHCI events, incidents, markers), as an SVG file\n"
 "                          (default: timeline.svg in DIR; '-': standard\n"
 "                          output), e.g. to paste into a bug report\n"
-"      --from S, --to S    with --timeline: from S to S seconds since the\n"
+"      --from S            with --timeline: from S seconds since the\n"
 "                          recording began, as report.txt gives times\n"
+"      --to S              with --timeline: to S seconds since it began\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
-"The names of the files written are printed, one a line.\n";
+"The names of the files written are printed, one a line.\n"
+"Exit status: 0 the reports (and the bundle) written, 1 DIR holds no\n"
+"recording or a file could not be written, 2 usage.\n";
 
 enum {
 	CMD_REPORT_OPT_BUNDLE = 256,
 	CMD_REPORT_OPT_MAX_SIZE,
 	CMD_REPORT_OPT_KEEP_SERIALS,
+	CMD_REPORT_OPT_KEEP_IDS,
 	CMD_REPORT_OPT_TIMELINE,
 	CMD_REPORT_OPT_FROM,
 	CMD_REPORT_OPT_TO,
@@ -106,6 +114,7 @@ static int cmd_report_parse(int argc, char **argv,
 		{ "bundle",	  required_argument, NULL, CMD_REPORT_OPT_BUNDLE },
 		{ "max-size",	  required_argument, NULL, CMD_REPORT_OPT_MAX_SIZE },
 		{ "keep-serials", no_argument,	     NULL, CMD_REPORT_OPT_KEEP_SERIALS },
+		{ "keep-ids",	  no_argument,	     NULL, CMD_REPORT_OPT_KEEP_IDS },
 		{ "timeline",	  no_argument,	     NULL, CMD_REPORT_OPT_TIMELINE },
 		{ "from",	  required_argument, NULL, CMD_REPORT_OPT_FROM },
 		{ "to",		  required_argument, NULL, CMD_REPORT_OPT_TO },
@@ -141,6 +150,9 @@ static int cmd_report_parse(int argc, char **argv,
 			break;
 		case CMD_REPORT_OPT_KEEP_SERIALS:
 			opts->keep_serials = true;
+			break;
+		case CMD_REPORT_OPT_KEEP_IDS:
+			opts->keep_ids = true;
 			break;
 		case CMD_REPORT_OPT_TIMELINE:
 			opts->timeline = true;
@@ -389,6 +401,7 @@ int cmd_report_main(int argc, char **argv)
 			.path = opts.bundle,
 			.max_size = opts.max_size,
 			.keep_serials = opts.keep_serials,
+			.keep_ids = opts.keep_ids,
 			.report_txt = txt,
 			.report_html = html,
 			.tmp = cmd_report_tmp,

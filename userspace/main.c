@@ -24,7 +24,7 @@ static int main_help(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 
-	if (argc < 2) {
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		cli_usage(stdout);
 		return CLI_EXIT_OK;
 	}

@@ -23,6 +23,7 @@
 
 #include "classify.h"
 #include "meta.h"
+#include "owner.h"
 #include "util.h"
 
 /* --- writing ------------------------------------------------------------ */
@@ -335,11 +336,17 @@ struct json_object *meta_descriptors(struct json_object *uas)
 static int meta_write_in_place(const char *path, const char *buf, size_t n,
 			       size_t size)
 {
+	struct stat st;
 	int fd, ret;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = owner_open(path, O_WRONLY, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
+	/* ours, as meta_write_new() left it: not a link to another file */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		close(fd);
+		return -EPERM;
+	}
 	ret = util_write_all(fd, buf, n, NULL);
 	/* spaces after the JSON: still one valid document */
 	if (!ret && size > n) {
@@ -364,9 +371,12 @@ static int meta_write_new(const char *tmp, const char *path, const char *buf,
 {
 	int fd, ret;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
+	/* a new file, whatever a crash or a user left there before */
+	if (unlink(tmp) && errno != ENOENT)
 		return -errno;
+	fd = owner_open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		return fd;
 	ret = util_write_all(fd, buf, len, NULL);
 	if (close(fd) && !ret)
 		ret = -errno;

@@ -574,18 +574,17 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	/* a file size limit: write() says EFBIG, the recording stops cleanly */
 	signal(SIGXFSZ, SIG_IGN);
 	ret = rec_loop_open(r, &l, &mask);
+	if (!ret && o->command) {
+		l.child = rec_spawn(o->command, &oldmask, o->marker_fd);
+		if (l.child < 0)
+			ret = -errno;
+	}
+	/* ours from here, spawned or not: COMMAND has its own copy */
+	if (o->marker_fd >= 0)
+		close(o->marker_fd);
 	if (ret)
 		goto out;
 
-	if (o->command) {
-		l.child = rec_spawn(o->command, &oldmask, o->marker_fd);
-		if (l.child < 0) {
-			ret = -errno;
-			goto out;
-		}
-		if (o->marker_fd >= 0)
-			close(o->marker_fd);
-	}
 	if (o->duration_s)
 		l.stop_at = start + o->duration_s * 1000000000ull;
 

@@ -84,9 +84,10 @@ void rec_warn(const struct rec_source *s, const char *fmt, ...)
 
 /*
  * The sources.  Each open() fills *s and returns 0, -ENOENT when what it
- * reads from is absent here (module not loaded, no tracefs, no usbmon),
- * -EACCES/-EPERM without the privileges, or another -errno; it prints
- * nothing, the caller explains.
+ * reads from is absent here (module not loaded, tracefs not mounted, no
+ * usbmon), -EACCES/-EPERM without the privileges, or another -errno
+ * (tracefs: -ENODATA when it has none of the events); it prints nothing,
+ * the caller explains.
  */
 int src_module_open(struct rec_source *s, struct rec *r);
 /*
@@ -132,7 +133,7 @@ struct rec_stats {
 struct rec_run_opts {
 	uint64_t duration_s;		/* 0: none */
 	char **command;			/* NULL: none */
-	int marker_fd;			/* write end for COMMAND, or -1 */
+	int marker_fd;			/* COMMAND's write end, or -1: closed */
 };
 
 /* NULL with errno set on failure. */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "evjson.h"
+#include "owner.h"
 #include "record.h"
 
 #define SINK_JSONL_BUF		(256 * 1024)
@@ -106,10 +107,10 @@ int sink_jsonl_open(struct rec_sink *s, const char *path)
 	struct sink_jsonl *j;
 	int fd;
 
-	/* never over an earlier recording */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* never over an earlier recording; the user's under sudo (owner.h) */
+	fd = owner_open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	j = calloc(1, sizeof(*j));
 	if (j) {
 		j->buf = malloc(SINK_JSONL_BUF);

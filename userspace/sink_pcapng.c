@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "owner.h"
 #include "pcapng.h"
 #include "record.h"
 #include "usbmon.h"
@@ -283,9 +284,17 @@ int sink_pcapng_open(struct rec_sink *s, const char *path,
 		return -ENOMEM;
 	p->clock = *clock;
 	sink_pcapng_boot_id(p->boot_id);
-	p->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (p->fd < 0) {
+	/*
+	 * A new file in place of any old one: what a link there points to
+	 * is left alone.  The user's under sudo (owner.h).
+	 */
+	if (unlink(path) && errno != ENOENT) {
 		ret = -errno;
+		goto err_free;
+	}
+	p->fd = owner_open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (p->fd < 0) {
+		ret = p->fd;
 		goto err_free;
 	}
 	ret = pcapng_put_shb(&p->buf, "usbtrail record");

@@ -684,8 +684,9 @@ static int src_tracefs_setup(struct src_tracefs *t)
 		enabled += t->enabled[i];
 	}
 	src_tracefs_add_probes(t);
+	/* mounted, but nothing to trace: not the "not mounted" of -ENOENT */
 	if (!enabled && !t->nprobes)
-		return -ENOENT;
+		return -ENODATA;
 
 	t->tep = src_tracefs_formats(t);
 	if (!t->tep)
@@ -695,7 +696,7 @@ static int src_tracefs_setup(struct src_tracefs *t)
 	if (!t->kb || !t->st)
 		return -ENOMEM;
 	if (tracerec_state_init(t->st, t->tep) <= 0)
-		return -ENOENT;
+		return -ENODATA;
 	src_tracefs_scan(t->st);
 
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);

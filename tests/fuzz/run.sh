@@ -26,7 +26,8 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}halt_on_error=1
 UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS UBSAN_OPTIONS
 n=0 failed=0
-for t in usbdesc kmsg modrec recording usbmon pcapng report tracerec btf; do
+for t in usbdesc kmsg modrec recording usbmon pcapng report tracerec btf \
+	scrub; do
 	n=$((n + 1))
 	case $t in
 	usbdesc) corpus=$b/corpus ;;

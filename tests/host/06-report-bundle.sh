@@ -6,6 +6,11 @@
 # incidents; one too small fails cleanly), tshark opens its capture, the
 # device's serial appears nowhere (hashed) unless --keep-serials, and URB
 # data is gone (the recording was not made with --payload on purpose).
+# A recording whose meta.json and kernel lines (events and the capture's
+# journal blocks) name a host, a user, addresses and ids: none of them is
+# left in any file of the bundle, each value has one token in all of
+# them, the JSON and the capture still parse, the README counts what was
+# replaced; with --keep-ids all of it stays.
 . "$(dirname "$0")/lib.sh"
 
 command -v tshark >/dev/null || skip "no tshark (tools/deps.sh installs it)"
@@ -159,3 +164,159 @@ grep -q 'over --max-size 1048576\|over --max-size' "$out/big.err" ||
 echo "ok: refused with a clear message, no file"
 ls "$work"/*.tmp.* 2>/dev/null && fail "temporary files left behind"
 echo "ok: no temporary file left"
+
+# 5. hostnames, user names, addresses and ids: a copy of the recording
+# whose meta.json names its host and whose kernel lines (six klog events
+# near the first incident, and the same lines as journal blocks of the
+# capture, with _HOSTNAME and _MACHINE_ID fields and one field in the
+# binary form) carry a MAC, IPv4 and IPv6 addresses, a home directory, the
+# hostname and a machine id
+command -v jq >/dev/null || skip "no jq (tools/deps.sh installs it)"
+host=alice-laptop user=alice ip4=192.168.17.42 ip6=2a02:8070:d181:5c00::1f
+mac=3c:7c:3f:1e:aa:42 mid=4f8b2c1d9e7a4b6c8d0e1f2a3b4c5d6e
+boot=38b157d7-26e0-466a-9031-2e8d5c9867ce
+boot32=$(printf %s "$boot" | tr -d -)
+rec=$work/ids
+cp -r "$top/tests/fixtures/recordings/uas-medium-stall" "$rec"
+python3 - "$rec" "$host" "$user" "$ip4" "$ip6" "$mac" "$mid" <<'PY'
+import json, struct, sys
+d, host, user, ip4, ip6, mac, mid = sys.argv[1:]
+meta = json.load(open(d + "/meta.json"))
+meta["kernel"]["hostname"] = host
+json.dump(meta, open(d + "/meta.json", "w"), indent=2)
+lines = [
+    "r8169 0000:02:00.0 eth0: RTL8168h/8111h, %s, XID 541, IRQ 35" % mac,
+    "nfs: server %s not responding, still trying" % ip4,
+    "IPv6: eth0: address %s scope global" % ip6,
+    "audit: type=1400 apparmor=\"DENIED\" name=\"/home/%s/.cache/x\"" % user,
+    "systemd[1]: Hostname set to <%s>." % host,
+    "systemd[1]: machine id %s" % mid,
+]
+with open(d + "/events.jsonl", "a") as f:
+    for i, text in enumerate(lines):
+        f.write(json.dumps({"id": 900000 + i, "t": 16.3501 + i / 1e4,
+                            "type": "klog", "source": "kmsg", "bus": None,
+                            "devnum": None, "seq": 9000 + i, "level": 6,
+                            "facility": 0, "text": text},
+                           separators=(",", ":")) + "\n")
+
+def field(name, value):
+    value = value.encode()
+    if b"\n" in value:
+        return name.encode() + b"\n" + struct.pack("<Q", len(value)) + \
+            value + b"\n"
+    return name.encode() + b"=" + value + b"\n"
+
+with open(d + "/capture.pcapng", "ab") as f:
+    for i, text in enumerate(lines):
+        e = field("__REALTIME_TIMESTAMP", str(1796005789178983 + i))
+        e += field("__MONOTONIC_TIMESTAMP", str(16350100 + i))
+        e += field("_BOOT_ID", meta["boot_id"].replace("-", ""))
+        e += field("MESSAGE", text)
+        e += field("_HOSTNAME", host)
+        e += field("_MACHINE_ID", mid)
+        if i == 1:
+            e += field("USBTRAIL_NOTE", "from %s\nto %s" % (ip4, ip6))
+        e += b"\n"
+        e += b"\0" * (-len(e) % 4)
+        f.write(struct.pack("<II", 9, 12 + len(e)) + e +
+                struct.pack("<I", 12 + len(e)))
+PY
+# originals FILE...: which of the values FILEs still hold
+originals() {
+	for v in "$host" "$user" "$ip4" "$ip6" "$mac" "$mid" "$boot" \
+		"$boot32"; do
+		grep -qaF -e "$v" "$@" && echo "$v"
+	done
+}
+[ "$(originals "$rec/events.jsonl" "$rec/capture.pcapng" \
+	"$rec/meta.json" | wc -l)" -eq 8 ] || fail "the fixture lacks a value"
+bundle ids
+check "exit status" "$rc" 0
+b=$work/ids/usbtrail-bundle
+left=$(cd "$b" && originals ./* | tr '\n' ' ')
+[ -z "$left" ] || fail "left in the bundle: $left"
+left=$(strings -n 4 "$b/capture.pcapng" | originals - | tr '\n' ' ')
+[ -z "$left" ] || fail "left in the capture's strings: $left"
+grep -q "$serial" "$b"/* && fail "the serial is in the bundle"
+echo "ok: no hostname, user, address or id of the recording is left"
+
+# every file parses as what it is
+jq -e . "$b/meta.json" "$b/uas-verdicts.json" >/dev/null ||
+	fail "meta.json or uas-verdicts.json is not JSON"
+jq -ce . "$b/events.jsonl" >/dev/null || fail "events.jsonl is not JSON"
+capture_ok "$b" >/dev/null
+capinfos "$b/capture.pcapng" >"$out/capinfos.txt" 2>&1 ||
+	fail "capinfos: $(tail -n 3 "$out/capinfos.txt")"
+n=$(tshark -r "$b/capture.pcapng" -Y systemd_journal 2>/dev/null | wc -l)
+[ "$n" -ge 6 ] || fail "tshark reads $n journal entries"
+echo "ok: JSON, and a capture tshark and capinfos read ($n journal entries)"
+
+# one token a value, in every file: each added kernel line reads the
+# same in events.jsonl, kernel-log.txt and the capture's journal blocks
+jq -r 'select(.id >= 900000) | .text' "$b/events.jsonl" >"$out/lines.txt"
+check "lines kept" "$(wc -l <"$out/lines.txt")" 6
+strings -n 4 "$b/capture.pcapng" >"$out/strings.txt"
+while IFS= read -r l; do
+	grep -qF -e "$l" "$b/kernel-log.txt" ||
+		fail "kernel-log.txt lacks: $l"
+	grep -qxF -e "MESSAGE=$l" "$out/strings.txt" ||
+		fail "the capture lacks: $l"
+done <"$out/lines.txt"
+grep -qx 'systemd\[1\]: Hostname set to <host1>.' "$out/lines.txt" ||
+	fail "the hostname's token is not host1"
+check "meta.json hostname" "$(jq -r .kernel.hostname "$b/meta.json")" host1
+check "capture _HOSTNAME" "$(grep -c '^_HOSTNAME=host1$' \
+	"$out/strings.txt")" 6
+tboot=$(jq -r .boot_id "$b/meta.json")
+grep -qx "_BOOT_ID=$(printf %s "$tboot" | tr -d -)" "$out/strings.txt" ||
+	fail "the capture's _BOOT_ID is not meta.json's $tboot"
+tmid=$(sed -n 's/^systemd\[1\]: machine id //p' "$out/lines.txt")
+check "capture _MACHINE_ID" "$(grep -c "^_MACHINE_ID=$tmid\$" \
+	"$out/strings.txt")" 6
+grep -q "to 2001:db8::" "$out/strings.txt" ||
+	fail "the binary journal field was not scrubbed"
+echo "ok: one token a value: host1, boot id $tboot, machine id $tmid"
+
+# the README counts what was replaced: as many as the tokens in the files
+# readme_count CLASS: the README's count of CLASS
+readme_count() {
+	sed -n "s/^  $1: \([0-9]*\) .*/\1/p" "$b/README.txt"
+}
+# tokens TOKEN...: how often the files but the README hold them
+tokens() {
+	n=0
+	for t in "$@"; do
+		k=$(cd "$b" && cat ./report.txt ./report.html ./capture.pcapng \
+			./usbmon-1u.txt ./events.jsonl ./kernel-log.txt \
+			./devices.txt ./uas-verdicts.json ./kernel.txt \
+			./meta.json | grep -aowF -e "$t" | wc -l)
+		n=$((n + k))
+	done
+	echo "$n"
+}
+check "README: hostnames" "$(readme_count hostnames)" "$(tokens host1)"
+check "README: user names" "$(readme_count 'user names')" "$(tokens user1)"
+check "README: IPv4" "$(readme_count 'IPv4 addresses')" \
+	"$(tokens 192.0.2.1)"
+check "README: IPv6" "$(readme_count 'IPv6 addresses')" \
+	"$(tokens 2001:db8::1)"
+check "README: MAC" "$(readme_count 'MAC addresses')" \
+	"$(tokens 02:00:00:00:00:01)"
+check "README: boot ids" "$(readme_count 'boot ids')" \
+	"$(tokens "$tboot" "$(printf %s "$tboot" | tr -d -)")"
+check "README: machine ids" \
+	"$(readme_count 'machine and other 128-bit ids')" "$(tokens "$tmid")"
+grep -q "$host\|$ip4\|$mac" "$b/README.txt" &&
+	fail "the README shows an original value"
+[ "$(readme_count hostnames)" -gt 0 ] || fail "no hostname counted"
+
+# 6. --keep-ids keeps every one of them
+bundle keepids --keep-ids
+check "exit status" "$rc" 0
+b=$work/keepids/usbtrail-bundle
+check "originals kept" "$(cd "$b" && originals ./* | wc -l)" 8
+grep -q 'kept as recorded (--keep-ids)' "$b/README.txt" ||
+	fail "README: --keep-ids not said"
+grep -q "$serial" "$b"/* && fail "--keep-ids kept the serial"
+echo "ok: --keep-ids keeps them, and the serial still goes"

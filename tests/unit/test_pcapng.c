@@ -337,6 +337,51 @@ static void test_pcapng_journal_malformed(void **state)
 					      &v, &vlen), -EINVAL);
 }
 
+/*
+ * Fields walked one by one, text and binary, and put back: the same entry,
+ * byte for byte (bundle.c rewrites entries so).
+ */
+static void test_pcapng_journal_walk(void **state)
+{
+	static const struct ev_field f[] = {
+		{ "MESSAGE", "usb 2-1: new SuperSpeed USB device" },
+		{ "USBTRAIL_MULTI", "one\ntwo" },
+		{ "EMPTY", "" },
+	};
+	struct pcapng_buf e = { 0 }, again = { 0 };
+	struct pcapng_journal_item it;
+	size_t pos = 0;
+	unsigned int n = 0;
+	int ret;
+
+	(void)state;
+	assert_int_equal(pcapng_journal_entry(&e, 1, 2, NULL, f, 3), 0);
+	while ((ret = pcapng_journal_next(e.data, e.len, &pos, &it)) == 1) {
+		if (n == 3) {
+			assert_true(it.binary);
+			assert_int_equal(it.vlen, 7);
+			assert_memory_equal(it.val, "one\ntwo", 7);
+		} else {
+			assert_false(it.binary);
+		}
+		assert_int_equal(pcapng_journal_put(&again, (const char *)it.name,
+						    it.nlen, it.val, it.vlen), 0);
+		n++;
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(n, 5);		/* the two timestamps and f */
+	assert_int_equal(pos, e.len);
+	/* all but the empty line that ends the entry */
+	assert_int_equal(again.len, e.len - 1);
+	assert_memory_equal(again.data, e.data, again.len);
+	/* cut short: no whole field */
+	pos = 0;
+	assert_int_equal(pcapng_journal_next(e.data, 30, &pos, &it), 1);
+	assert_int_equal(pcapng_journal_next(e.data, 30, &pos, &it), -EINVAL);
+	pcapng_buf_free(&e);
+	pcapng_buf_free(&again);
+}
+
 /* --- the sink ----------------------------------------------------------- */
 
 static const struct ev_clock test_pcapng_clock = {
@@ -577,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_pcapng_swapped),
 		cmocka_unit_test(test_pcapng_malformed),
 		cmocka_unit_test(test_pcapng_journal_malformed),
+		cmocka_unit_test(test_pcapng_journal_walk),
 		cmocka_unit_test(test_pcapng_sink),
 		cmocka_unit_test(test_pcapng_sink_full),
 		cmocka_unit_test(test_pcapng_sink_bad_path),

@@ -53,6 +53,20 @@ static int pcapng_reserve(struct pcapng_buf *b, size_t n)
 	return 0;
 }
 
+int pcapng_buf_append(struct pcapng_buf *b, const void *p, size_t n)
+{
+	int ret;
+
+	if (!n)
+		return 0;
+	ret = pcapng_reserve(b, n);
+	if (ret)
+		return ret;
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
 /* Appenders that the caller made room for. */
 static void pcapng_put(struct pcapng_buf *b, const void *p, size_t n)
 {
@@ -247,45 +261,52 @@ static bool pcapng_journal_name_ok(const char *name)
 }
 
 /* The export format's rule: text unless a byte below 32 (but tab). */
-static bool pcapng_journal_binary(const char *v, size_t n)
+static bool pcapng_journal_binary(const void *value, size_t n)
 {
+	const unsigned char *v = value;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if ((unsigned char)v[i] < 32 && v[i] != '\t')
+		if (v[i] < 32 && v[i] != '\t')
 			return true;
 	return false;
+}
+
+int pcapng_journal_put(struct pcapng_buf *b, const char *name, size_t nlen,
+		       const void *value, size_t vlen)
+{
+	uint64_t le;
+	int ret, i;
+
+	if (!pcapng_journal_binary(value, vlen)) {
+		ret = pcapng_reserve(b, nlen + vlen + 2);
+		if (ret)
+			return ret;
+		pcapng_put(b, name, nlen);
+		pcapng_put(b, "=", 1);
+		pcapng_put(b, value, vlen);
+		pcapng_put(b, "\n", 1);
+		return 0;
+	}
+	ret = pcapng_reserve(b, nlen + 1 + 8 + vlen + 1);
+	if (ret)
+		return ret;
+	pcapng_put(b, name, nlen);
+	pcapng_put(b, "\n", 1);
+	for (i = 0; i < 8; i++) {
+		le = ((uint64_t)vlen >> (8 * i)) & 0xff;
+		b->data[b->len++] = (uint8_t)le;
+	}
+	pcapng_put(b, value, vlen);
+	pcapng_put(b, "\n", 1);
+	return 0;
 }
 
 static int pcapng_journal_text(struct pcapng_buf *b, const char *fmt_name,
 			       const char *value)
 {
-	size_t nl = strlen(fmt_name), vl = strlen(value);
-	uint64_t le;
-	int ret, i;
-
-	if (!pcapng_journal_binary(value, vl)) {
-		ret = pcapng_reserve(b, nl + vl + 2);
-		if (ret)
-			return ret;
-		pcapng_put(b, fmt_name, nl);
-		pcapng_put(b, "=", 1);
-		pcapng_put(b, value, vl);
-		pcapng_put(b, "\n", 1);
-		return 0;
-	}
-	ret = pcapng_reserve(b, nl + 1 + 8 + vl + 1);
-	if (ret)
-		return ret;
-	pcapng_put(b, fmt_name, nl);
-	pcapng_put(b, "\n", 1);
-	for (i = 0; i < 8; i++) {
-		le = ((uint64_t)vl >> (8 * i)) & 0xff;
-		b->data[b->len++] = (uint8_t)le;
-	}
-	pcapng_put(b, value, vl);
-	pcapng_put(b, "\n", 1);
-	return 0;
+	return pcapng_journal_put(b, fmt_name, strlen(fmt_name), value,
+				  strlen(value));
 }
 
 int pcapng_journal_entry(struct pcapng_buf *b, uint64_t realtime_us,
@@ -414,51 +435,66 @@ int pcapng_epb_parse(const struct pcapng_reader *rd,
 	return 0;
 }
 
+int pcapng_journal_next(const uint8_t *entry, size_t len, size_t *pos,
+			struct pcapng_journal_item *it)
+{
+	const uint8_t *line, *eol, *eq;
+	size_t p = *pos, ll;
+	uint64_t bl = 0;
+	int i;
+
+	if (p >= len)
+		return 0;
+	line = entry + p;
+	eol = memchr(line, '\n', len - p);
+	if (!eol)
+		return -EINVAL;
+	ll = (size_t)(eol - line);
+	if (!ll) {		/* the empty line ending the entry */
+		*pos = p + 1;
+		return 0;
+	}
+	eq = memchr(line, '=', ll);
+	if (eq) {
+		it->name = line;
+		it->nlen = (size_t)(eq - line);
+		it->val = eq + 1;
+		it->vlen = ll - it->nlen - 1;
+		it->binary = false;
+		*pos = p + ll + 1;
+		return 1;
+	}
+	/* binary: NAME\n, 64-bit LE length, value, \n */
+	p += ll + 1;
+	if (len - p < 8)
+		return -EINVAL;
+	for (i = 7; i >= 0; i--)
+		bl = bl << 8 | entry[p + (size_t)i];
+	p += 8;
+	if (bl > len - p || len - p - bl < 1 || entry[p + bl] != '\n')
+		return -EINVAL;
+	it->name = line;
+	it->nlen = ll;
+	it->val = entry + p;
+	it->vlen = (size_t)bl;
+	it->binary = true;
+	*pos = p + (size_t)bl + 1;
+	return 1;
+}
+
 int pcapng_journal_field(const uint8_t *entry, size_t len, const char *name,
 			 const uint8_t **val, size_t *vlen)
 {
+	struct pcapng_journal_item it;
 	size_t nl = strlen(name), pos = 0;
+	int ret;
 
-	while (pos < len) {
-		const uint8_t *line = entry + pos;
-		const uint8_t *eol = memchr(line, '\n', len - pos);
-		const uint8_t *eq;
-		size_t ll, flen;
-		uint64_t bl = 0;
-		int i;
-
-		if (!eol)
-			return -EINVAL;
-		ll = (size_t)(eol - line);
-		if (!ll)		/* the empty line ending the entry */
-			return -ENOENT;
-		eq = memchr(line, '=', ll);
-		if (eq) {
-			flen = (size_t)(eq - line);
-			if (flen == nl && !memcmp(line, name, nl)) {
-				*val = eq + 1;
-				*vlen = ll - flen - 1;
-				return 0;
-			}
-			pos += ll + 1;
-			continue;
-		}
-		/* binary: NAME\n, 64-bit LE length, value, \n */
-		pos += ll + 1;
-		if (len - pos < 8)
-			return -EINVAL;
-		for (i = 7; i >= 0; i--)
-			bl = bl << 8 | entry[pos + (size_t)i];
-		pos += 8;
-		if (bl > len - pos || len - pos - bl < 1 ||
-		    entry[pos + bl] != '\n')
-			return -EINVAL;
-		if (ll == nl && !memcmp(line, name, nl)) {
-			*val = entry + pos;
-			*vlen = (size_t)bl;
+	while ((ret = pcapng_journal_next(entry, len, &pos, &it)) == 1) {
+		if (it.nlen == nl && !memcmp(it.name, name, nl)) {
+			*val = it.val;
+			*vlen = it.vlen;
 			return 0;
 		}
-		pos += (size_t)bl + 1;
 	}
-	return -ENOENT;
+	return ret < 0 ? ret : -ENOENT;
 }

@@ -44,6 +44,8 @@ struct pcapng_buf {
 };
 
 void pcapng_buf_free(struct pcapng_buf *b);
+/* n bytes as they are, no block: an entry being built.  0 or -ENOMEM. */
+int pcapng_buf_append(struct pcapng_buf *b, const void *p, size_t n);
 
 /*
  * Appenders.  Each appends one whole block or nothing, and returns 0,
@@ -78,6 +80,15 @@ int pcapng_put_sje(struct pcapng_buf *b, const void *entry, size_t len);
 int pcapng_journal_entry(struct pcapng_buf *b, uint64_t realtime_us,
 			 uint64_t monotonic_us, const char *boot_id,
 			 const struct ev_field *fields, unsigned int nfields);
+
+/*
+ * One field NAME=value of a journal entry, in the form the value needs:
+ * text, or binary (NAME\n, 64-bit little-endian length, value, \n) when
+ * it holds a newline or another byte below 32 but tab.  The name is not
+ * checked: for copying fields of an entry read back (bundle.c).
+ */
+int pcapng_journal_put(struct pcapng_buf *b, const char *name, size_t nlen,
+		       const void *value, size_t vlen);
 
 /* Reading */
 struct pcapng_reader {
@@ -124,5 +135,22 @@ int pcapng_epb_parse(const struct pcapng_reader *rd,
  */
 int pcapng_journal_field(const uint8_t *entry, size_t len, const char *name,
 			 const uint8_t **val, size_t *vlen);
+
+/* One field of a journal export entry, pointing into the entry. */
+struct pcapng_journal_item {
+	const uint8_t *name;
+	size_t nlen;
+	const uint8_t *val;
+	size_t vlen;
+	bool binary;		/* the value was in the binary form */
+};
+
+/*
+ * The field at *pos of a journal export entry (len bytes) into *it, *pos
+ * moved past it: 1; 0 at the empty line that ends the entry (*pos moved
+ * past it) or at len; -EINVAL if what is there is no whole field.
+ */
+int pcapng_journal_next(const uint8_t *entry, size_t len, size_t *pos,
+			struct pcapng_journal_item *it);
 
 #endif /* USBTRAIL_PCAPNG_H */
