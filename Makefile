@@ -29,7 +29,7 @@ MANDIR ?= $(PREFIX)/share/man
 # what the man page points at: README.md, and docs/ below it as in the tree
 # (README.md's links, and the command's "see docs/module.md", still hold)
 DOCDIR ?= $(PREFIX)/share/doc/usbtrail
-DOCS := README.md $(wildcard docs/*.md)
+DOCS := README.md $(wildcard docs/*.md) $(wildcard docs/*.png)
 # the one version, for the man page (userspace/Makefile reads it too)
 VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 

@@ -920,9 +920,14 @@ static int cmd_analyze_recording(struct cmd_analyze *a, const char *path,
 	}
 	for (i = 0; i < n; i++) {
 		const struct ev *ev = &r->evs[idx[i]];
+		unsigned long shown = a->shown;
 
 		a->incidents++;
 		cmd_analyze_out(a, &ev->u.incident.inc, ev);
+		/* a dip shown as text: what the recording holds inside it */
+		if (a->shown > shown && !a->o->json &&
+		    ev->u.incident.inc.kind == CLASSIFY_DIP)
+			report_dip_print(stdout, r, ev, "    ");
 	}
 out:
 	free(idx);

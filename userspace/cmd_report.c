@@ -23,6 +23,7 @@
 #include "compare.h"
 #include "recording.h"
 #include "report.h"
+#include "savefile.h"
 #include "util.h"
 
 #define CMD_REPORT_NAME		"report"
@@ -40,12 +41,15 @@ struct cmd_report_opts {
 	bool keep_ids;
 	bool compare;			/* --compare: cmd_report_compare.c */
 	struct compare_args cmp;
+	bool timeline;			/* --timeline: the SVG alone */
+	double from, to;		/* its span; < 0: the whole */
 };
 
 const char cmd_report_help[] =
 "Usage: usbtrail report DIR [-o FILE.html] [--bundle FILE.tar.gz]\n"
 "                       [--max-size N] [--keep-serials] [--keep-ids]\n"
 "       usbtrail report --compare DIR|BUNDLE... [--format F] [-o FILE]\n"
+"       usbtrail report --timeline DIR [-o FILE.svg] [--from S] [--to S]\n"
 "\n"
 "Turn DIR, a recording made by 'usbtrail record', into an HTML report\n"
 "and, with --bundle, a compressed bundle to attach to a bug report.\n"
@@ -73,6 +77,14 @@ const char cmd_report_help[] =
 "      --format F          of --compare: html, md (a GitHub table) or csv;\n"
 "                          default: by FILE's extension, md on standard\n"
 "                          output\n"
+"      --timeline          write only the timeline, each disk's lanes\n"
+"                          (throughput, SCSI latency, commands in flight,\n"
+"                          xHCI events, incidents, markers), as an SVG file\n"
+"                          (default: timeline.svg in DIR; '-': standard\n"
+"                          output), e.g. to paste into a bug report\n"
+"      --from S            with --timeline: from S seconds since the\n"
+"                          recording began, as report.txt gives times\n"
+"      --to S              with --timeline: to S seconds since it began\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
@@ -87,7 +99,26 @@ enum {
 	CMD_REPORT_OPT_KEEP_IDS,
 	CMD_REPORT_OPT_COMPARE,
 	CMD_REPORT_OPT_FORMAT,
+	CMD_REPORT_OPT_TIMELINE,
+	CMD_REPORT_OPT_FROM,
+	CMD_REPORT_OPT_TO,
 };
+
+/* --from, --to: seconds since the recording began, >= 0 */
+static int cmd_report_secs(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v >= 0 && v < 1e9))
+		return cli_usage_error(CMD_REPORT_NAME, "%s takes seconds since "
+				       "the recording began (0 or more), not "
+				       "'%s'", opt, arg);
+	*out = v;
+	return 0;
+}
 
 static int cmd_report_parse(int argc, char **argv,
 			    struct cmd_report_opts *opts, bool *help)
@@ -102,6 +133,9 @@ static int cmd_report_parse(int argc, char **argv,
 		{ "keep-ids",	  no_argument,	     NULL, CMD_REPORT_OPT_KEEP_IDS },
 		{ "compare",	  no_argument,	     NULL, CMD_REPORT_OPT_COMPARE },
 		{ "format",	  required_argument, NULL, CMD_REPORT_OPT_FORMAT },
+		{ "timeline",	  no_argument,	     NULL, CMD_REPORT_OPT_TIMELINE },
+		{ "from",	  required_argument, NULL, CMD_REPORT_OPT_FROM },
+		{ "to",		  required_argument, NULL, CMD_REPORT_OPT_TO },
 		{ NULL,		  0,		     NULL, 0 }
 	};
 	int c;
@@ -144,6 +178,17 @@ static int cmd_report_parse(int argc, char **argv,
 		case CMD_REPORT_OPT_FORMAT:
 			opts->cmp.format = optarg;
 			break;
+		case CMD_REPORT_OPT_TIMELINE:
+			opts->timeline = true;
+			break;
+		case CMD_REPORT_OPT_FROM:
+		case CMD_REPORT_OPT_TO:
+			if (cmd_report_secs(c == CMD_REPORT_OPT_FROM ? "--from" :
+					    "--to", optarg,
+					    c == CMD_REPORT_OPT_FROM ?
+					    &opts->from : &opts->to))
+				return CLI_EXIT_USAGE;
+			break;
 		default:
 			return cli_getopt_error(CMD_REPORT_NAME, c, argv,
 						optstring, longopts);
@@ -159,7 +204,9 @@ static int cmd_report_parse(int argc, char **argv,
 						opts->keep_serials ?
 						"--keep-serials" :
 						opts->keep_ids ? "--keep-ids" :
-						NULL);
+						opts->timeline ? "--timeline" :
+						opts->from >= 0 ? "--from" :
+						opts->to >= 0 ? "--to" : NULL);
 	}
 	if (optind >= argc)
 		return cli_usage_error(CMD_REPORT_NAME, "missing DIR");
@@ -171,6 +218,15 @@ static int cmd_report_parse(int argc, char **argv,
 	if (!*opts->dir)
 		return cli_usage_error(CMD_REPORT_NAME,
 				       "DIR must not be empty");
+	if (!opts->timeline && (opts->from >= 0 || opts->to >= 0))
+		return cli_usage_error(CMD_REPORT_NAME, "--from and --to go "
+				       "with --timeline");
+	if (opts->timeline && opts->bundle)
+		return cli_usage_error(CMD_REPORT_NAME, "--bundle holds the "
+				       "report, not --timeline: run them apart");
+	if (opts->from >= 0 && opts->to >= 0 && opts->to <= opts->from)
+		return cli_usage_error(CMD_REPORT_NAME, "--to must be after "
+				       "--from");
 	/* the bundle holds the reports as files */
 	if (opts->html && !strcmp(opts->html, "-") && opts->bundle)
 		return cli_usage_error(CMD_REPORT_NAME,
@@ -209,7 +265,7 @@ static int cmd_report_write(const char *path, cmd_report_writer w,
 	size_t len = 0, outlen, off = 0;
 	unsigned int nserials;
 	FILE *f;
-	int fd, err;
+	int err;
 
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -237,35 +293,53 @@ static int cmd_report_write(const char *path, cmd_report_writer w,
 		free(text);
 		return err;
 	}
-	if ((size_t)snprintf(cmd_report_tmp, sizeof(cmd_report_tmp),
-			     "%s.tmp.XXXXXX", path) >= sizeof(cmd_report_tmp)) {
-		free(text);
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(cmd_report_tmp);
-	if (fd < 0) {
-		err = -errno;
-		cmd_report_tmp[0] = '\0';
-		free(text);
-		return err;
-	}
-	fchmod(fd, 0644);
-	err = util_write_all(fd, text, len, &off);
+	err = savefile_write(path, text, len, cmd_report_tmp,
+			     sizeof(cmd_report_tmp));
 	free(text);
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(cmd_report_tmp, path) < 0)
-		err = -errno;
-	if (err)
-		unlink(cmd_report_tmp);
-	cmd_report_tmp[0] = '\0';
 	return err;
+}
+
+/* --timeline: the SVG alone, over --from..--to */
+static int cmd_report_timeline(const struct cmd_report_opts *opts,
+			       const struct recording *rec)
+{
+	struct report_opts ro = { .dir = opts->dir, .from = opts->from,
+				  .to = opts->to,
+				  .keep_serials = opts->keep_serials };
+	double end = recording_seconds(rec);
+	char path[4096];
+	int ret;
+
+	if (opts->from >= 0 && opts->from >= end) {
+		fprintf(stderr, "usbtrail report: --from %g is past the end of "
+			"the recording (%.1f s)\n", opts->from, end);
+		return CLI_EXIT_FAILURE;
+	}
+	snprintf(path, sizeof(path), "%s", opts->html ? opts->html : "");
+	if (!opts->html)
+		snprintf(path, sizeof(path), "%s/timeline.svg", opts->dir);
+	ret = cmd_report_write(path, report_timeline_write, rec, &ro);
+	if (ret == -ENODATA) {
+		fprintf(stderr, "usbtrail report: %s: no throughput samples in "
+			"the recording: no timeline to draw\n", opts->dir);
+		return CLI_EXIT_FAILURE;
+	}
+	if (ret) {
+		fprintf(stderr, "usbtrail report: %s: %s\n",
+			strcmp(path, "-") ? path : "standard output",
+			strerror(-ret));
+		return CLI_EXIT_FAILURE;
+	}
+	if (strcmp(path, "-"))
+		printf("%s\n", path);
+	return CLI_EXIT_OK;
 }
 
 int cmd_report_main(int argc, char **argv)
 {
-	struct cmd_report_opts opts = { .max_size = CMD_REPORT_DEF_SIZE };
-	struct report_opts ro = { 0 };
+	struct cmd_report_opts opts = { .max_size = CMD_REPORT_DEF_SIZE,
+					.from = -1, .to = -1 };
+	struct report_opts ro = { .from = -1, .to = -1 };
 	struct bundle_result br = { 0 };
 	struct recording rec;
 	char html[4096], txt[4200];
@@ -304,6 +378,11 @@ int cmd_report_main(int argc, char **argv)
 			"unreadable; the report lacks the kernel and the uas "
 			"verdicts\n", opts.dir);
 
+	if (opts.timeline) {
+		ret = cmd_report_timeline(&opts, &rec);
+		recording_free(&rec);
+		return ret;
+	}
 	if (opts.html)
 		snprintf(html, sizeof(html), "%s", opts.html);
 	else

@@ -14,7 +14,7 @@
  *    makes it), as the dips and incidents of its rows are.
  *
  * Every text taken from a recording or a file name goes out through
- * report_html_esc().
+ * report_esc().
  */
 #include <errno.h>
 #include <math.h>
@@ -115,7 +115,7 @@ static void compare_html_cell(FILE *f, const struct compare_table *t,
 	      c == COMPARE_COL_RECORDING ? "<td class='w'>" : "<td>", f);
 	if (link) {
 		fputs("<a href='", f);
-		report_html_esc(f, src->href);
+		report_esc(f, src->href);
 		if (c != COMPARE_COL_RECORDING)
 			fputs("#incidents", f);
 		fputs("'>", f);
@@ -123,13 +123,13 @@ static void compare_html_cell(FILE *f, const struct compare_table *t,
 		   src->make && cell->v > 0) {
 		fputs(src->bundle ? "<span title='in the bundle: " :
 		      "<span title='no report yet: ", f);
-		report_html_esc(f, src->make);
+		report_esc(f, src->make);
 		fputs("'>", f);
 	}
 	if (c == COMPARE_COL_UAS && cell->have)
 		fprintf(f, "<span class='%s'>", strcmp(cell->s, "true") ?
 			"no" : "yes");
-	report_html_esc(f, cell->s);
+	report_esc(f, cell->s);
 	if (c == COMPARE_COL_UAS && cell->have)
 		fputs("</span>", f);
 	if (link)
@@ -222,9 +222,9 @@ static void compare_html_label(FILE *f, const struct compare_table *t,
 		memcpy(buf + end, "\xe2\x80\xa6", 4);	/* U+2026 ... */
 	}
 	fputs(svg ? "<title>" : "<span title='", f);
-	report_html_esc(f, name);
+	report_esc(f, name);
 	fputs(svg ? "</title>" : "'>", f);
-	report_html_esc(f, buf);
+	report_esc(f, buf);
 	if (!svg)
 		fputs("</span>", f);
 }
@@ -289,12 +289,12 @@ static void compare_html_chart(FILE *f, const struct compare_table *t,
 		if (!i || !compare_html_same_group(row, &t->rows[idx[i - 1]])) {
 			fprintf(f, "<text x='4' y='%.1f' font-size='12' "
 				"font-weight='bold'>", y + 14);
-			report_html_esc(f, row->cell[COMPARE_COL_HOST_CONTROLLER]
+			report_esc(f, row->cell[COMPARE_COL_HOST_CONTROLLER]
 					.have ? row->cell[
 					COMPARE_COL_HOST_CONTROLLER].s :
 					"host controller unknown");
 			fputs(" &#8212; ", f);
-			report_html_esc(f, row->cell[COMPARE_COL_BRIDGE].have ?
+			report_esc(f, row->cell[COMPARE_COL_BRIDGE].have ?
 					row->cell[COMPARE_COL_BRIDGE].s :
 					"bridge unknown");
 			fputs("</text>\n", f);
@@ -400,23 +400,23 @@ static void compare_html_sources(FILE *f, const struct compare_table *t)
 		const struct compare_src *s = &t->sources[i];
 
 		fputs("<tr><td>", f);
-		report_html_esc(f, s->name);
+		report_esc(f, s->name);
 		fputs("</td><td>", f);
-		report_html_esc(f, s->host);
+		report_esc(f, s->host);
 		fputs("</td><td>", f);
-		report_html_esc(f, s->kernel);
+		report_esc(f, s->kernel);
 		fprintf(f, "</td><td class='n'>%.1f</td><td class='n'>%u</td>"
 			"<td>", s->seconds, s->rows);
 		if (s->href) {
 			fputs("<a href='", f);
-			report_html_esc(f, s->href);
+			report_esc(f, s->href);
 			fputs("'>", f);
-			report_html_esc(f, s->href);
+			report_esc(f, s->href);
 			fputs("</a>", f);
 		} else if (s->make) {
 			fputs(s->bundle ? "in the bundle: <code>" :
 			      "none yet: <code>", f);
-			report_html_esc(f, s->make);
+			report_esc(f, s->make);
 			fputs("</code>", f);
 		}
 		fputs("</td></tr>\n", f);

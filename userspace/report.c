@@ -2,7 +2,8 @@
 /*
  * report.c - what both report writers need of a recording: the quirk
  * line of an advice for its disks, incidents in order, times since the
- * start, sense as text, a disk's topology and uas verdict.
+ * start, sense as text, a disk's topology and uas verdict, and the
+ * escaping of untrusted text into HTML and SVG.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -211,4 +212,48 @@ const char *report_json_str(struct json_object *o, const char *k1,
 		return NULL;
 	return v && json_object_is_type(v, json_type_string) ?
 	       json_object_get_string(v) : NULL;
+}
+
+void report_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			/* control characters would not show; keep the place */
+			if ((unsigned char)*s < 0x20 && *s != '\t')
+				fputs("\xef\xbf\xbd", f);
+			else
+				fputc(*s, f);
+		}
+	}
+}
+
+const char *report_kind_colour(enum classify_kind k)
+{
+	switch (classify_kind_class(k)) {
+	case CLASSIFY_CLASS_RECOVERY:
+		return "#2a8a2a";
+	case CLASSIFY_CLASS_SLOW:
+		return "#e08000";
+	case CLASSIFY_CLASS_STEP:
+		return "#8a2be2";
+	case CLASSIFY_CLASS_ERROR:
+		break;
+	}
+	return "#c00020";
 }

@@ -8,7 +8,7 @@
  * results in CrystalDiskMark's layout and what to try next.
  *
  * Everything taken from the recording is untrusted text (kernel lines,
- * product strings): it goes out through report_html_esc() only.
+ * product strings): it goes out through report_esc() only.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,34 +18,8 @@
 #include "report.h"
 #include "util.h"
 
-void report_html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			/* control characters would not show; keep the place */
-			if ((unsigned char)*s < 0x20 && *s != '\t')
-				fputs("\xef\xbf\xbd", f);
-			else
-				fputc(*s, f);
-		}
-	}
-}
+/* a dip's explanation: the verdict, the findings, a kernel line */
+#define REPORT_HTML_WHY_MAX	(CLASSIFY_LINE_MAX + 2048)
 
 static const char report_html_css[] =
 "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;"
@@ -66,237 +40,14 @@ static const char report_html_css[] =
 "{border-color:#444}\n"
 ".adv{border-left:4px solid #e08000;padding:.2em .8em;margin:.8em 0;"
 "background:#fffaf0}\n"
-"svg{background:#fff;border:1px solid #ddd}\n";
-
-/* colour of an incident mark by its kind's class (classify.h's table) */
-static const char *report_html_colour(enum classify_kind k)
-{
-	switch (classify_kind_class(k)) {
-	case CLASSIFY_CLASS_RECOVERY:
-		return "#2a8a2a";
-	case CLASSIFY_CLASS_SLOW:
-		return "#e08000";
-	case CLASSIFY_CLASS_STEP:
-		return "#8a2be2";
-	case CLASSIFY_CLASS_ERROR:
-		break;
-	}
-	return "#c00020";
-}
-
-#define PLOT_W		960.0
-#define PLOT_H		240.0
-#define PLOT_L		56.0	/* left margin: the MB/s axis */
-#define PLOT_R		12.0
-#define PLOT_T		44.0	/* top: incident numbers, 3 rows */
-#define PLOT_B		30.0	/* bottom: the time axis */
-
-struct report_html_axis {
-	double t0, t1;		/* seconds since the start */
-	double ymax;		/* MB/s */
-};
-
-static double report_html_x(const struct report_html_axis *a, double t)
-{
-	double w = PLOT_W - PLOT_L - PLOT_R;
-
-	if (a->t1 <= a->t0)
-		return PLOT_L;
-	return PLOT_L + (t - a->t0) / (a->t1 - a->t0) * w;
-}
-
-static double report_html_y(const struct report_html_axis *a, double v)
-{
-	double h = PLOT_H - PLOT_T - PLOT_B;
-
-	return PLOT_T + h - (a->ymax > 0 ? v / a->ymax * h : 0);
-}
-
-/* a round step (1, 2 or 5 times a power of ten) giving about n ticks */
-static double report_html_step(double span, int n)
-{
-	double raw = span / n, p = 1;
-
-	if (!(raw > 1e-9))
-		return 1;
-	while (p * 10 <= raw)
-		p *= 10;
-	while (p > raw)
-		p /= 10;
-	if (raw / p >= 5)
-		return 5 * p;
-	if (raw / p >= 2)
-		return 2 * p;
-	return p;
-}
-
-static void report_html_axes(FILE *f, const struct report_html_axis *a)
-{
-	double step, v;
-
-	fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-		"stroke='#444'/>\n", PLOT_L, PLOT_H - PLOT_B, PLOT_W - PLOT_R,
-		PLOT_H - PLOT_B);
-	fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-		"stroke='#444'/>\n", PLOT_L, PLOT_T, PLOT_L, PLOT_H - PLOT_B);
-	step = report_html_step(a->t1 - a->t0, 10);
-	for (v = a->t0; v <= a->t1 + 1e-9; v += step)
-		fprintf(f, "<text x='%.1f' y='%.1f' font-size='11' "
-			"text-anchor='middle'>%g s</text>\n",
-			report_html_x(a, v), PLOT_H - PLOT_B + 16, v);
-	step = report_html_step(a->ymax, 4);
-	for (v = 0; v <= a->ymax + 1e-9; v += step) {
-		double y = report_html_y(a, v);
-
-		fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
-			"stroke='#eee'/><text x='%.1f' y='%.1f' font-size='11' "
-			"text-anchor='end'>%g</text>\n", PLOT_L, y,
-			PLOT_W - PLOT_R, y, PLOT_L - 4, y + 4, v);
-	}
-	fprintf(f, "<text x='12' y='%.1f' font-size='11' transform='rotate"
-		"(-90 12 %.1f)' text-anchor='middle'>MB/s</text>\n",
-		PLOT_H / 2, PLOT_H / 2);
-}
-
-/* shaded spans: dip samples of the disk, and dip incidents */
-static void report_html_dips(FILE *f, const struct recording *r,
-			     const struct recording_disk *d,
-			     const struct report_html_axis *a)
-{
-	double start = -1, end = 0;
-	size_t k;
-
-	for (k = 0; k < d->nsamples; k++) {
-		const struct recording_sample *s = &r->samples[d->first_sample +
-							       k];
-		double t = report_rel(r, s->t_ns);
-		double dt = s->s.interval_ms / 1000.0;
-
-		if (s->s.dip && start >= 0 && t <= end + dt / 2) {
-			end = t + dt;
-			continue;
-		}
-		if (start >= 0)
-			fprintf(f, "<rect class='dip' x='%.1f' y='%.1f' "
-				"width='%.1f' height='%.1f' fill='#e08000' "
-				"fill-opacity='0.18'/>\n",
-				report_html_x(a, start), PLOT_T,
-				report_html_x(a, end) - report_html_x(a, start),
-				PLOT_H - PLOT_T - PLOT_B);
-		start = s->s.dip ? t : -1;
-		end = t + dt;
-	}
-	if (start >= 0)
-		fprintf(f, "<rect class='dip' x='%.1f' y='%.1f' width='%.1f' "
-			"height='%.1f' fill='#e08000' fill-opacity='0.18'/>\n",
-			report_html_x(a, start), PLOT_T,
-			report_html_x(a, end) - report_html_x(a, start),
-			PLOT_H - PLOT_T - PLOT_B);
-}
-
-static void report_html_marks(FILE *f, const struct recording *r,
-			      const size_t *idx, size_t n, const char *disk,
-			      const struct report_html_axis *a)
-{
-	double last[3] = { -1e9, -1e9, -1e9 };	/* label x per row */
-	char sum[600];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct ev *ev = &r->evs[idx[i]];
-		enum classify_kind k = ev->u.incident.inc.kind;
-		double x = report_html_x(a, report_rel(r, ev->t_ns));
-		int row;
-
-		if (disk && ev->ident.disk[0] && strcmp(ev->ident.disk, disk))
-			continue;
-		/* numbers of close marks go to the next row up, or none */
-		for (row = 0; row < 3; row++)
-			if (x - last[row] >= 16)
-				break;
-		ev_incident_summary(ev, sum, sizeof(sum));
-		fprintf(f, "<g class='mark'><title>#%zu +%.3f s ", i + 1,
-			report_rel(r, ev->t_ns));
-		report_html_esc(f, sum);
-		fprintf(f, "</title><line x1='%.1f' y1='%.1f' x2='%.1f' "
-			"y2='%.1f' stroke='%s' stroke-width='1.5' "
-			"stroke-dasharray='%s'/>", x, PLOT_T, x, PLOT_H - PLOT_B,
-			report_html_colour(k),
-			k == CLASSIFY_ABORT ? "2,2" : "none");
-		if (row < 3) {
-			fprintf(f, "<text x='%.1f' y='%.1f' font-size='10' "
-				"fill='%s' text-anchor='middle'>%zu</text>",
-				x, PLOT_T - 4 - 12.0 * row,
-				report_html_colour(k), i + 1);
-			last[row] = x;
-		}
-		fputs("</g>\n", f);
-	}
-}
-
-static void report_html_line(FILE *f, const struct recording *r,
-			     const struct recording_disk *d,
-			     const struct report_html_axis *a)
-{
-	double last = -1;
-	size_t k;
-
-	fputs("<path class='throughput' fill='none' stroke='#1f5fbf' "
-	      "stroke-width='1.5' d='", f);
-	for (k = 0; k < d->nsamples; k++) {
-		const struct recording_sample *s = &r->samples[d->first_sample +
-							       k];
-		double t = report_rel(r, s->t_ns);
-		double dt = s->s.interval_ms / 1000.0;
-
-		/* a gap: the disk was idle; the line drops to 0 there */
-		if (last >= 0 && t - last > dt * 1.5)
-			fprintf(f, "L%.1f %.1f L%.1f %.1f ",
-				report_html_x(a, last + dt),
-				report_html_y(a, 0), report_html_x(a, t),
-				report_html_y(a, 0));
-		fprintf(f, "%c%.1f %.1f L%.1f %.1f ", k ? 'L' : 'M',
-			report_html_x(a, t), report_html_y(a, s->s.mbps),
-			report_html_x(a, t + dt), report_html_y(a, s->s.mbps));
-		last = t;
-	}
-	fputs("'/>\n", f);
-}
-
-/* One disk's plot; a disk with samples (without, there is no plot) */
-static void report_html_plot(FILE *f, const struct recording *r,
-			     const struct recording_disk *d,
-			     const size_t *idx, size_t n)
-{
-	struct report_html_axis a = {
-		/* events from before the start (a kernel log backlog) */
-		.t0 = report_rel(r, r->t_first_ns) < 0 ?
-		      report_rel(r, r->t_first_ns) : 0,
-		.t1 = report_rel(r, r->t_last_ns),
-		.ymax = d->max_mbps * 1.1,
-	};
-
-	if (a.t1 <= 0)
-		a.t1 = 1;
-	if (a.ymax <= 0)
-		a.ymax = 1;
-	fprintf(f, "<svg class='plot' xmlns='http://www.w3.org/2000/svg' "
-		"width='%.0f' height='%.0f' viewBox='0 0 %.0f %.0f' "
-		"role='img' aria-label='throughput of ", PLOT_W, PLOT_H,
-		PLOT_W, PLOT_H);
-	report_html_esc(f, d->disk);
-	fputs(" over time, incidents marked'>\n", f);
-	report_html_dips(f, r, d, &a);
-	report_html_axes(f, &a);
-	report_html_line(f, r, d, &a);
-	report_html_marks(f, r, idx, n, d->disk, &a);
-	fputs("</svg>\n", f);
-}
+"svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}\n"
+".why,.dip-why{margin:.3em 0}ul.why{margin:.2em 0;padding-left:1.2em}"
+"b.verdict{color:#8a4b00}\n";
 
 static void report_html_cell(FILE *f, const char *s)
 {
 	fputs("<td>", f);
-	report_html_esc(f, s ? s : "");
+	report_esc(f, s ? s : "");
 	fputs("</td>", f);
 }
 
@@ -314,7 +65,7 @@ static void report_html_devices(FILE *f, const struct recording *r,
 	for (i = 0; i < r->ndisks; i++)
 		if (report_topology(r, r->disks[i].disk, topo, sizeof(topo))) {
 			fputs("<p>Topology: <code>", f);
-			report_html_esc(f, topo);
+			report_esc(f, topo);
 			fputs("</code></p>\n", f);
 		}
 	fputs("<table><tr><th>disk</th><th>USB port</th><th>id</th>"
@@ -340,11 +91,11 @@ static void report_html_devices(FILE *f, const struct recording *r,
 		report_html_cell(f, dv->driver);
 		snprintf(buf, sizeof(buf), "%s (%s)", dv->hcd, dv->hcd_driver);
 		fputs("<td>", f);
-		report_html_esc(f, d->have_device ? buf : "?");
+		report_esc(f, d->have_device ? buf : "?");
 		s = report_json_str(uas, "hcd", "chip");
 		if (s) {
 			fputs("<br><span class='muted'>", f);
-			report_html_esc(f, s);
+			report_esc(f, s);
 			fputs("</span>", f);
 		}
 		fputs("</td>", f);
@@ -354,14 +105,14 @@ static void report_html_devices(FILE *f, const struct recording *r,
 		s = report_json_str(uas, "reason", NULL);
 		if (s) {
 			fputs("<b>", f);
-			report_html_esc(f, s);
+			report_esc(f, s);
 			fputs("</b>: ", f);
-			report_html_esc(f, report_json_str(uas, "detail",
+			report_esc(f, report_json_str(uas, "detail",
 							   "why") ?: "");
 			s = report_json_str(uas, "detail", "bridge");
 			if (s) {
 				fputs("<br>bridge: ", f);
-				report_html_esc(f, s);
+				report_esc(f, s);
 			}
 		} else {
 			fputs("<span class='muted'>not recorded</span>", f);
@@ -371,16 +122,56 @@ static void report_html_devices(FILE *f, const struct recording *r,
 	fputs("</table>\n", f);
 }
 
+/*
+ * A dip explained (report_dip_explain()): the verdict in bold, then what
+ * was looked at; as a list, or the verdict alone when short.
+ */
+static void report_html_why(FILE *f, const struct recording *r,
+			    const struct ev *dip, bool short_form)
+{
+	char *buf = malloc(REPORT_HTML_WHY_MAX), *line, *save = NULL;
+	bool first = true;
+
+	if (!buf || report_dip_explain(r, dip, buf, REPORT_HTML_WHY_MAX)) {
+		free(buf);
+		return;
+	}
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (first) {
+			fputs("<b class='verdict'>", f);
+			report_esc(f, line);
+			fputs("</b>", f);
+			if (short_form)
+				break;
+			fputs("<ul class='why'>", f);
+			first = false;
+			continue;
+		}
+		fputs("<li>", f);
+		report_esc(f, line);
+		fputs("</li>", f);
+	}
+	if (!first)
+		fputs("</ul>", f);
+	free(buf);
+}
+
 static void report_html_throughput(FILE *f, const struct recording *r,
 				   const size_t *idx, size_t n)
 {
 	unsigned int i;
 	bool any = false;
+	size_t k;
 
-	fputs("<h2 id='throughput'>Throughput over time</h2>\n<p>Each disk's "
-	      "throughput per interval (intervals without I/O drop to 0); "
-	      "dips shaded; incidents marked by their number on the same time "
-	      "axis (seconds since recording began).</p>\n", f);
+	fputs("<h2 id='throughput'>Timeline</h2>\n<p>Each disk's lanes on "
+	      "one time axis (seconds since recording began): throughput per "
+	      "interval (intervals without I/O drop to 0) with dips shaded, "
+	      "each SCSI command's latency, commands queued at the device, "
+	      "xHCI transfer events per endpoint, incident chains and "
+	      "markers; every incident a numbered line across them.  A long "
+	      "recording is drawn a pixel column at a time, the lowest and "
+	      "highest value of each kept.  Hover for details.</p>\n", f);
 	for (i = 0; i < r->ndisks; i++) {
 		const struct recording_disk *d = &r->disks[i];
 
@@ -388,11 +179,24 @@ static void report_html_throughput(FILE *f, const struct recording *r,
 			continue;
 		any = true;
 		fputs("<h3>", f);
-		report_html_esc(f, d->disk);
+		report_esc(f, d->disk);
 		fprintf(f, "</h3><p>peak %.1f MB/s, %.1f MB written, %.1f MB "
 			"read</p>\n", d->max_mbps, (double)d->write_bytes / 1e6,
 			(double)d->read_bytes / 1e6);
-		report_html_plot(f, r, d, idx, n);
+		report_timeline_svg(f, r, i, idx, n, -1, -1);
+		for (k = 0; k < n; k++) {
+			const struct ev *ev = &r->evs[idx[k]];
+
+			if (ev->u.incident.inc.kind != CLASSIFY_DIP ||
+			    strcmp(ev->ident.disk, d->disk))
+				continue;
+			fprintf(f, "<p class='dip-why'><a href='#inc-%zu'>dip "
+				"#%zu</a> at +%.1f s, %.1f s long: ", k + 1,
+				k + 1, report_rel(r, ev->t_ns),
+				ev->u.incident.dip_secs);
+			report_html_why(f, r, ev, true);
+			fputs("</p>\n", f);
+		}
 	}
 	/*
 	 * Without samples there is no time axis worth drawing (it ran from
@@ -417,25 +221,30 @@ static void report_html_incident(FILE *f, const struct recording *r,
 	fprintf(f, "<tr class='incident' id='inc-%zu'><td class='n'>%zu</td>"
 		"<td class='n'>%.3f</td>", num, num, report_rel(r, ev->t_ns));
 	report_html_cell(f, ev->ident.disk[0] ? ev->ident.disk : c->dev);
-	fprintf(f, "<td style='color:%s'><b>", report_html_colour(c->kind));
-	report_html_esc(f, classify_kind_name(c->kind));
+	fprintf(f, "<td style='color:%s'><b>", report_kind_colour(c->kind));
+	report_esc(f, classify_kind_name(c->kind));
 	fputs("</b></td><td>", f);
 	report_sense_text(ev, buf, sizeof(buf));
 	if (buf[0]) {
 		fputs("sense ", f);
-		report_html_esc(f, buf);
+		report_esc(f, buf);
 	} else if ((classify_kind_carries(c->kind) & CLASSIFY_C_CODE) &&
 		   c->code >= 0) {
 		fprintf(f, "completion code %d: ", c->code);
-		report_html_esc(f, recording_cc_name((unsigned int)c->code));
+		report_esc(f, recording_cc_name((unsigned int)c->code));
 		fputs(" &mdash; ", f);
-		report_html_esc(f, recording_cc_meaning((unsigned int)c->code));
+		report_esc(f, recording_cc_meaning((unsigned int)c->code));
 	} else if (classify_kind_carries(c->kind) & CLASSIFY_C_DIP) {
 		fprintf(f, "%.1f MB/s for %.1f s against a median of %.1f MB/s",
 			ei->dip_mbps, ei->dip_secs, ei->dip_median_mbps);
+		if (c->kind == CLASSIFY_DIP) {
+			fputs("<div class='why'>Why: ", f);
+			report_html_why(f, r, ev, false);
+			fputs("</div>", f);
+		}
 	} else {
 		ev_incident_summary(ev, buf, sizeof(buf));
-		report_html_esc(f, buf);
+		report_esc(f, buf);
 	}
 	if (ei->sense_len) {
 		fputs("<br>sense bytes <code>", f);
@@ -447,7 +256,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 		fprintf(f, "<br>command opcode 0x%02x", ei->opcode);
 		if (c->opcode_name[0]) {
 			fputs(" (", f);
-			report_html_esc(f, c->opcode_name);
+			report_esc(f, c->opcode_name);
 			fputc(')', f);
 		}
 	}
@@ -458,7 +267,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 	if (c->lost_blocks > 0 && c->part[0]) {
 		fprintf(f, "<br>data lost: %ld block%s of ", c->lost_blocks,
 			c->lost_blocks == 1 ? "" : "s");
-		report_html_esc(f, c->part);
+		report_esc(f, c->part);
 	}
 	fputs("</td>", f);
 	if (c->chain)
@@ -468,7 +277,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 	fputs("<td>", f);
 	if (c->line[0]) {
 		fputs("<pre>", f);
-		report_html_esc(f, c->line);
+		report_esc(f, c->line);
 		fputs("</pre>", f);
 	}
 	for (k = 0; k < ei->nevidence; k++) {
@@ -479,7 +288,7 @@ static void report_html_incident(FILE *f, const struct recording *r,
 			fputs("not in the recording", f);
 		} else {
 			fprintf(f, "+%.6f ", report_rel(r, t));
-			report_html_esc(f, buf);
+			report_esc(f, buf);
 		}
 		fputs("</pre>", f);
 	}
@@ -507,7 +316,7 @@ static void report_html_eps(FILE *f, const struct recording *r)
 	for (cc = 0; cc < 256; cc++)
 		if (used[cc]) {
 			fprintf(f, "<th title='%u'>%u ", cc, cc);
-			report_html_esc(f, recording_cc_name(cc));
+			report_esc(f, recording_cc_name(cc));
 			fputs("</th>", f);
 		}
 	fputs("</tr>\n", f);
@@ -599,9 +408,9 @@ static void report_html_advice(FILE *f, const struct recording *r,
 				continue;
 			if (!any) {
 				fputs("<div class='adv'><h3>", f);
-				report_html_esc(f, adv->title);
+				report_esc(f, adv->title);
 				fputs("</h3><p>", f);
-				report_html_esc(f, adv->why);
+				report_esc(f, adv->why);
 				fputs("</p><p>Evidence: incident", f);
 			}
 			fprintf(f, " <a href='#inc-%zu'>#%zu</a>", i + 1, i + 1);
@@ -612,13 +421,13 @@ static void report_html_advice(FILE *f, const struct recording *r,
 		fputs("</p><ul>", f);
 		for (t = adv->tries; *t; t++) {
 			fputs("<li>", f);
-			report_html_esc(f, *t);
+			report_esc(f, *t);
 			fputs("</li>", f);
 		}
 		fputs("</ul>", f);
 		if (report_advice_quirk(r, idx, n, a, quirk, sizeof(quirk))) {
 			fputs("<p>For this recording: <code>", f);
-			report_html_esc(f, quirk);
+			report_esc(f, quirk);
 			fputs("</code></p>", f);
 		}
 		fputs("</div>\n", f);
@@ -641,16 +450,16 @@ int report_html_write(FILE *f, const struct recording *r,
 	      "<title>usbtrail report</title>\n<style>", f);
 	fputs(report_html_css, f);
 	fputs("</style></head><body>\n<h1>usbtrail report</h1>\n<p>", f);
-	report_html_esc(f, o->dir);
+	report_esc(f, o->dir);
 	fputs(": kernel ", f);
 	s = recording_meta_str(r, "kernel", "release");
-	report_html_esc(f, s ? s : "unknown");
+	report_esc(f, s ? s : "unknown");
 	fputs(", trace source ", f);
 	s = recording_meta_str(r, "trace_source", NULL);
-	report_html_esc(f, s ? s : "none");
+	report_esc(f, s ? s : "none");
 	fprintf(f, ", %.1f s recorded, stopped by ", recording_seconds(r));
 	s = recording_meta_str(r, "stopped_by", NULL);
-	report_html_esc(f, s ? s : "? (recording not complete)");
+	report_esc(f, s ? s : "? (recording not complete)");
 	fprintf(f, ". <b>%zu incidents</b>.</p>\n", n);
 	if (r->malformed || r->skipped)
 		fprintf(f, "<p class='err'>%" PRIu64 " malformed lines and %"
@@ -681,7 +490,7 @@ int report_html_write(FILE *f, const struct recording *r,
 				" events of %s (", report_rel(r, r->evs[i].t_ns),
 				r->evs[i].u.lost.count,
 				ev_source_name(r->evs[i].u.lost.source));
-			report_html_esc(f, r->evs[i].u.lost.why);
+			report_esc(f, r->evs[i].u.lost.why);
 			fputs(")</p>\n", f);
 		}
 	fprintf(f, "<p class='muted'>%" PRIu64 " lines: "

@@ -130,10 +130,13 @@ static void report_text_incident(FILE *f, const struct recording *r,
 	if (c->suppressed > 0)
 		fprintf(f, "    %ld kernel message%s suppressed (rate limit)\n",
 			c->suppressed, c->suppressed == 1 ? "" : "s");
-	if (classify_kind_carries(c->kind) & CLASSIFY_C_DIP)
+	if (classify_kind_carries(c->kind) & CLASSIFY_C_DIP) {
 		fprintf(f, "    %.1f MB/s for %.1f s against a median of "
 			"%.1f MB/s\n", ei->dip_mbps, ei->dip_secs,
 			ei->dip_median_mbps);
+		if (c->kind == CLASSIFY_DIP)
+			report_dip_print(f, r, ev, "    ");
+	}
 	if (c->line[0])
 		fprintf(f, "    line: %s\n", c->line);
 	for (k = 0; k < ei->nevidence; k++) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: events.jsonl lines of a recording, which a user may
- * attach from anywhere, through the loader, both report writers and
- * the comparison's rows and writers (report --compare).
+ * attach from anywhere, through the loader, both report writers, the
+ * timeline alone (whole and zoomed) and the comparison's rows and
+ * writers (report --compare).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -16,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct report_opts o = { .dir = "fuzz", .keep_serials = false };
+	struct report_opts o = { .dir = "fuzz", .keep_serials = false,
+				 .from = -1, .to = -1 };
 	struct compare_source src = { .name = "fuzz", .href = "r.html" };
 	static FILE *null;
 	struct compare_table t;
@@ -36,6 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			compare_write_html(null, &t);
 		}
 		compare_free(&t);
+		report_timeline_write(null, &r, &o);
+		o.from = 1;
+		o.to = 2.5;
+		report_timeline_write(null, &r, &o);
 	}
 	recording_free(&r);
 	return 0;

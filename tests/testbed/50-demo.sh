@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # make demo, end to end: its report names each injected failure on the
 # UAS disk at the time the test bed logged it (faults.log), within one
-# second; its bundle is within the default --max-size and tshark opens
+# second, and its timeline has the lanes and explains the dip as the
+# stall; its bundle is within the default --max-size and tshark opens
 # the capture in it.
 . "$(dirname "$0")/lib.sh"
 
@@ -73,6 +74,21 @@ expect "$rep" "reset speed=SuperSpeed( devnum=[0-9]+)? on $disk .*\[chain 1\]"
 expect "$rep" "recovered on $disk .*\[chain 1\]"
 expect "$rep" '^\* Medium not present'
 expect "$rep" '^\* Command timeout, abort and reset chain'
+
+# the timeline: six lanes for the disk, and the dip explained as the
+# stall it is (the timed-out commands, the abort and reset, the recovery)
+lanes=$(grep -o "<g class='lane-[a-z]*'>" "$d/rec/report.html" | sort -u | wc -l)
+[ "$lanes" = 6 ] || fail "report.html has $lanes kinds of lane, not 6"
+expect "$d/rec/report.html" "<g class='lane-latency'>"
+! grep -q 'no SCSI command records' "$d/rec/report.html" ||
+	fail "the timeline says the recording has no SCSI records"
+expect "$rep" '^    why: the device stopped answering: [0-9]+ commands? timed out, then abort and reset; recovered '
+expect "$rep" '^      SCSI error handling: [0-9]+ commands? timed out .*, [0-9]+ aborts?, [0-9]+ resets?, recovered '
+"$top/userspace/usbtrail" report --timeline "$d/rec" -o "$out/timeline.svg" \
+	>/dev/null 2>"$out/timeline.err" ||
+	fail "report --timeline: $(cat "$out/timeline.err")"
+expect "$out/timeline.svg" "<g class='lane-xhci'>"
+echo "ok: the timeline: 6 lanes, $(wc -c <"$out/timeline.svg") bytes as an SVG of its own"
 
 # the bundle: within the default 1 MiB, its capture opens with tshark
 size=$(wc -c <"$d/bundle.tar.gz")
