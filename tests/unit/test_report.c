@@ -24,28 +24,10 @@
 #include "tar.h"
 #include "usbdesc.h"
 
-#define FIXTURE "../tests/fixtures/recordings/uas-medium-stall"
+#include "fixture_recording.h"
+
 /* sha256("usbtrail-uas"), first 8 bytes (python3 hashlib) */
 #define SERIAL_HASH "sha256:a2abc8c4525a3e09"
-
-static int load_fixture(void **state)
-{
-	struct recording *r = malloc(sizeof(*r));
-	const char *what;
-
-	assert_non_null(r);
-	recording_init(r);
-	assert_int_equal(recording_load(r, FIXTURE, &what), 0);
-	*state = r;
-	return 0;
-}
-
-static int free_fixture(void **state)
-{
-	recording_free(*state);
-	free(*state);
-	return 0;
-}
 
 static void test_fixture_counts(void **state)
 {

@@ -24,26 +24,7 @@
 #include "report.h"
 #include "timeline.h"
 
-#define FIXTURE "../tests/fixtures/recordings/uas-medium-stall"
-
-static int load_fixture(void **state)
-{
-	struct recording *r = malloc(sizeof(*r));
-	const char *what;
-
-	assert_non_null(r);
-	recording_init(r);
-	assert_int_equal(recording_load(r, FIXTURE, &what), 0);
-	*state = r;
-	return 0;
-}
-
-static int free_recording(void **state)
-{
-	recording_free(*state);
-	free(*state);
-	return 0;
-}
+#include "fixture_recording.h"
 
 static const struct ev *find_dip(const struct recording *r)
 {
@@ -482,13 +463,13 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fixture_commands,
-						load_fixture, free_recording),
+						load_fixture, free_fixture),
 		cmocka_unit_test_setup_teardown(test_fixture_dip,
-						load_fixture, free_recording),
+						load_fixture, free_fixture),
 		cmocka_unit_test_setup_teardown(test_fixture_writers,
-						load_fixture, free_recording),
+						load_fixture, free_fixture),
 		cmocka_unit_test_setup_teardown(test_fixture_svg,
-						load_fixture, free_recording),
+						load_fixture, free_fixture),
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_slow_dip),
 		cmocka_unit_test(test_no_scsi),
