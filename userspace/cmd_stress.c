@@ -7,14 +7,19 @@
  * profile, stress_render.c shows the progress, the summary (text or
  * --json) and the per-interval log, and this file picks the exit status:
  * 0 only when every I/O succeeded and every sector read back is what was
- * written.
+ * written.  It also catches SIGINT and SIGTERM: the first stops the run
+ * (stress.c finishes what is in flight and verifies what was written),
+ * a second ends the process at once.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blkdev.h"
@@ -31,6 +36,8 @@
 #define CMD_STRESS_MAX_QD	1024u
 #define CMD_STRESS_MIN_INTERVAL	100u	/* ms */
 #define CMD_STRESS_MAX_INTERVAL	1000u
+/* A run a signal stopped, in which nothing went wrong (1: something did) */
+#define CMD_STRESS_EXIT_INTERRUPTED	4
 
 enum cmd_stress_profile {
 	CMD_STRESS_PROFILE_SEQ,
@@ -125,8 +132,11 @@ const char cmd_stress_help[] =
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
 "Every sector written names its offset, run and generation; the read-back\n"
 "reports bad sectors as changed, overwritten, stale, zeroed or garbage with\n"
-"their byte ranges.  Exit status: 0 all good, 1 I/O errors or bad sectors\n"
-"(or the run could not start), 2 usage.\n";
+"their byte ranges.  SIGINT (Ctrl-C) or SIGTERM stops the run: what is in\n"
+"flight completes, what was written is read back and verified, and the\n"
+"summary says \"interrupted\"; a second signal ends it at once.\n"
+"Exit status: 0 all good, 1 I/O errors or bad sectors (or the run could\n"
+"not start), 2 usage, 4 interrupted with nothing bad found.\n";
 
 enum {
 	CMD_STRESS_OPT_PROFILE = 256,
@@ -289,6 +299,58 @@ static int cmd_stress_parse(int argc, char **argv,
 	return cmd_stress_parse_args(argc, argv, opts);
 }
 
+/*
+ * The first SIGINT or SIGTERM, for stress_run() to stop on; 0 until then.
+ * A second signal ends the process by the default action, except the
+ * other one of the two within a second of the first: Ctrl-C under
+ * "usbtrail record" sends both, the terminal's SIGINT and record's
+ * SIGTERM, and that is one request to stop.
+ */
+static atomic_int cmd_stress_signal;		/* lock-free: signal-safe */
+static struct timespec cmd_stress_signal_at;	/* the handler's own */
+
+static void cmd_stress_on_signal(int sig)
+{
+	int first = atomic_load(&cmd_stress_signal);
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!first) {
+		cmd_stress_signal_at = now;
+		atomic_store(&cmd_stress_signal, sig);
+		return;
+	}
+	if (sig != first &&
+	    (long long)(now.tv_sec - cmd_stress_signal_at.tv_sec) *
+	    1000000000 + now.tv_nsec - cmd_stress_signal_at.tv_nsec <
+	    1000000000)
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Both handlers, each blocking the other while it runs.  A signal the
+ * parent ignores stays ignored, as a job in the background ignores the
+ * terminal's SIGINT.
+ */
+static void cmd_stress_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cmd_stress_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 /* What stress_run() is to do, from the options. */
 static void cmd_stress_config(const struct cmd_stress_opts *opts,
 			      struct stress_render_out *out,
@@ -305,6 +367,7 @@ static void cmd_stress_config(const struct cmd_stress_opts *opts,
 	cfg->verify_only = opts->verify_only;
 	cfg->reopen_timeout = (double)opts->reopen_timeout;
 	cfg->trace_marker = getenv("USBTRAIL_TRACE_MARKER");
+	cfg->interrupt = &cmd_stress_signal;
 	cfg->progress = stress_render_progress;
 	cfg->message = stress_render_message;
 	cfg->ctx = out;
@@ -329,39 +392,50 @@ static void cmd_stress_run_error(const struct cmd_stress_opts *opts,
 }
 
 /*
- * The summary and the --log of a run that happened.  Return: whether it
- * passed: every I/O succeeded, every sector read back is what was
- * written, and the log could be written.
+ * The summary and the --log of a run that happened.  Return: the exit
+ * status: 0 when it passed (every I/O succeeded, every sector read back
+ * is what was written, and the log could be written), 1 when not, or
+ * CMD_STRESS_EXIT_INTERRUPTED when a signal stopped it and nothing of
+ * that went wrong.
  */
-static bool cmd_stress_report(const struct cmd_stress_opts *opts,
-			      const struct blkdev_target *t,
-			      const struct stress_result *res)
+static int cmd_stress_report(const struct cmd_stress_opts *opts,
+			     const struct blkdev_target *t,
+			     const struct stress_result *res)
 {
 	struct stress_render_run run = {
 		.profile = cmd_stress_profiles[opts->profile],
 		.cdm = opts->profile == CMD_STRESS_PROFILE_CDM,
 		.verify_only = opts->verify_only,
 	};
-	bool pass;
+	enum stress_render_result result = STRESS_RENDER_PASS;
 	int err;
 
-	pass = !res->errors_total && !verify_report_bad(res->report) &&
-	       !verify_report_bad(res->reopen_report) && !res->stopped;
-	if (opts->json)
-		stress_render_json(&run, t, res, pass);
-	else
-		stress_render_text(&run, t, res);
+	if (res->errors_total || verify_report_bad(res->report) ||
+	    verify_report_bad(res->reopen_report) || res->stopped)
+		result = STRESS_RENDER_FAIL;
+	else if (res->interrupted)
+		result = STRESS_RENDER_INTERRUPTED;
 	if (opts->log) {
 		err = stress_render_log(opts->log, res);
 		if (err) {
 			fprintf(stderr, CLI_PROG " " CMD_STRESS_NAME
 				": %s: %s\n", opts->log, strerror(-err));
-			pass = false;
+			result = STRESS_RENDER_FAIL;
 		}
 	}
-	if (!opts->json)
-		printf("result: %s\n", pass ? "PASS" : "FAIL");
-	return pass;
+	if (opts->json)
+		stress_render_json(&run, t, res, result);
+	else
+		stress_render_text(&run, t, res, result);
+	switch (result) {
+	case STRESS_RENDER_PASS:
+		return CLI_EXIT_OK;
+	case STRESS_RENDER_INTERRUPTED:
+		return CMD_STRESS_EXIT_INTERRUPTED;
+	case STRESS_RENDER_FAIL:
+		break;
+	}
+	return CLI_EXIT_FAILURE;
 }
 
 int cmd_stress_main(int argc, char **argv)
@@ -406,6 +480,7 @@ int cmd_stress_main(int argc, char **argv)
 
 	out.tty = isatty(STDERR_FILENO);
 	cmd_stress_config(&opts, &out, &cfg);
+	cmd_stress_catch_signals();
 	err = stress_run(t, &bo, &cfg, res);
 	if (err) {
 		blkdev_drop_unwritten(t);
@@ -413,8 +488,9 @@ int cmd_stress_main(int argc, char **argv)
 		ret = CLI_EXIT_FAILURE;
 		goto out;
 	}
-	ret = cmd_stress_report(&opts, t, res) ? CLI_EXIT_OK :
-	      CLI_EXIT_FAILURE;
+	if (res->interrupted && !res->written_bytes)
+		blkdev_drop_unwritten(t);
+	ret = cmd_stress_report(&opts, t, res);
 out:
 	if (res)
 		stress_result_free(res);

@@ -16,6 +16,11 @@
  * what was written before the failure, re-issues the failed requests and
  * resumes.
  *
+ * A signal the caller caught (cfg->interrupt) stops the issuing of new
+ * requests; what is in flight completes, the phase ends as interrupted,
+ * and when it was a write, what this generation wrote is read back and
+ * checked as one more phase, "verify", before the run ends.
+ *
  * Phases and errors are also written to the kernel's trace_marker when it
  * is writable, one line each (docs/stress.md), for "usbtrail record".
  * Everything a user should see goes through cfg->message; nothing here
@@ -126,6 +131,8 @@ struct stress_ctx {
 	int marker_fd;
 	uint64_t rng;
 	bool in_reverify;
+	bool ignore_interrupt;		/* the read-back after a signal */
+	uint64_t written_end;		/* this generation wrote [0, it) */
 };
 
 static double stress_now(void)
@@ -194,6 +201,25 @@ static void stress_marker(struct stress_ctx *c, const char *phase,
 	if (write(c->marker_fd, line, (size_t)n) < 0) {
 		/* nothing to do: see above */
 	}
+}
+
+/* The signal cfg->interrupt holds, or 0 (also during the read-back). */
+static int stress_interrupted(const struct stress_ctx *c)
+{
+	if (!c->cfg->interrupt || c->ignore_interrupt)
+		return 0;
+	return atomic_load(c->cfg->interrupt);
+}
+
+/* "SIGINT", for the markers and the summary */
+void stress_signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
 }
 
 static uint64_t stress_rand(struct stress_ctx *c)
@@ -626,6 +652,7 @@ struct stress_loop {
 	size_t nretry, capretry;
 	bool stop_issuing;
 	bool failed;			/* stop: ended by an error */
+	bool interrupted;		/* ended by a signal */
 	bool want_reopen;
 	unsigned int inflight;
 	unsigned int errors;
@@ -659,6 +686,10 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 	uint64_t limit = ph->limit_bytes ? ph->limit_bytes : ph->region;
 
 	*write = ph->write;
+	if (stress_interrupted(c)) {
+		l->interrupted = true;
+		return false;
+	}
 	if (l->stop_issuing || l->fsync_pending)
 		return false;
 	/* After a reopen: what failed before it, first. */
@@ -731,6 +762,7 @@ static void stress_progress(struct stress_ctx *c, struct stress_loop *l,
 	else if (l->ph->limit_secs > 0)
 		p.eta = l->ph->limit_secs - p.elapsed;
 	p.final = final;
+	p.interrupted = l->interrupted;
 	c->cfg->progress(c->cfg->ctx, &p);
 }
 
@@ -843,6 +875,11 @@ static int stress_idle(struct stress_ctx *c, struct stress_loop *l)
 	if (!l->want_reopen)
 		return 0;
 	l->want_reopen = false;
+	if (stress_interrupted(c)) {
+		/* no reopen after a signal: the error stands */
+		l->failed = true;
+		return 0;
+	}
 	err = stress_reopen(c, ph->name, ph->write && !ph->random ?
 			    l->lowest_failed : 0);
 	if (err == -ENODEV) {
@@ -896,7 +933,8 @@ static void stress_phase_result_set(struct stress_phase_result *pr,
 	pr->mbps = pr->secs > 0 ? (double)pr->bytes / pr->secs / 1e6 : 0;
 	pr->iops = pr->secs > 0 ? (double)pr->ios / pr->secs : 0;
 	pr->errors = l->errors;
-	pr->completed = !l->failed;
+	pr->completed = !l->failed && !l->interrupted;
+	pr->interrupted = l->interrupted;
 }
 
 /**
@@ -919,6 +957,7 @@ static int stress_phase_run(struct stress_ctx *c,
 	double start, istart, last_progress = 0, now;
 	uint64_t ibytes = 0, iios = 0;
 	double interval = stress_interval_secs(c->cfg);
+	char why[48] = "", sig[24];
 	struct stress_loop l = {
 		.ph = ph, .index = index, .rep = rep,
 		.lowest_failed = UINT64_MAX,
@@ -972,11 +1011,23 @@ static int stress_phase_run(struct stress_ctx *c,
 	stress_progress(c, &l, start, true);
 	if (pr)
 		stress_phase_result_set(pr, &l, now - start);
+	if (pr && ph->write)
+		c->res->written_bytes += l.done_bytes;
+	if (ph->write && !ph->random && l.next > c->written_end)
+		c->written_end = l.next;
 	if (l.failed)
 		c->res->stopped = true;
+	if (l.interrupted && !c->res->interrupted)
+		c->res->interrupted = atomic_load(c->cfg->interrupt);
+	if (l.failed || l.interrupted)
+		snprintf(why, sizeof(why), " stopped=1");
+	if (l.interrupted) {
+		stress_signal_name(c->res->interrupted, sig, sizeof(sig));
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 " interrupted=%s", sig);
+	}
 	stress_marker(c, ph->name, "end", "bytes=%" PRIu64 " secs=%.3f "
-		      "errors=%u%s", l.done_bytes, now - start, l.errors,
-		      l.failed ? " stopped=1" : "");
+		      "errors=%u%s", l.done_bytes, now - start, l.errors, why);
 out:
 	free(l.retry);
 	return err;
@@ -1013,6 +1064,10 @@ static int stress_reopen_wait(struct stress_ctx *c, const char *phase,
 	for (;;) {
 		double now = stress_now();
 
+		if (stress_interrupted(c)) {
+			stress_msg(c, "interrupted while waiting for %s", path);
+			return -ENODEV;
+		}
 		if (now >= deadline) {
 			stress_msg(c, "gave up: %s did not come back", path);
 			stress_marker(c, phase, "gone", NULL);
@@ -1352,9 +1407,44 @@ static int stress_soak_next(struct stress_ctx *c, struct stress_phase *plan,
 	plan[n].cycle = plan[n + 1].cycle = plan[n - 1].cycle + 1;
 	*np = n + 2;
 	res->generation++;
+	c->written_end = 0;
 	err = pattern_run_init(c->run, res->run_id, res->generation,
 			       res->sector_size, res->size, res->start_time);
 	return err ? err : 1;
+}
+
+/*
+ * After a signal stopped write phase @ph: read back [0, written_end),
+ * what this generation wrote, as one more phase.  The signal is ignored
+ * meanwhile; a second one is the caller's (it ends the process).
+ */
+static int stress_interrupt_verify(struct stress_ctx *c,
+				   const struct stress_phase *ph)
+{
+	struct stress_result *res = c->res;
+	struct stress_phase v;
+	char sz[16], sig[24];
+	int err;
+
+	if (!ph->write || res->stopped || !c->written_end ||
+	    res->nphases == STRESS_MAX_PHASES)
+		return 0;
+	stress_phase_set(&v, "verify", "", false, false, c->slot_len,
+			 c->nslots, c->written_end, 0);
+	v.region = c->written_end - c->written_end % c->run->sector_size;
+	if (!v.region)
+		return 0;
+	util_format_size(sz, sizeof(sz), v.region);
+	stress_signal_name(res->interrupted, sig, sizeof(sig));
+	stress_msg(c, "interrupted by %s: verifying the %s written (a second "
+		   "signal ends at once)", sig, sz);
+	c->ignore_interrupt = true;
+	err = stress_phase_run(c, &v, (unsigned int)res->nphases,
+			       res->report);
+	c->ignore_interrupt = false;
+	if (!err)
+		res->nphases++;
+	return err;
 }
 
 /*
@@ -1383,9 +1473,12 @@ static int stress_run_plan(struct stress_ctx *c, struct stress_phase *plan,
 			stress_msg(c, "%s: O_DIRECT refused, using the page "
 				   "cache", c->t->path);
 			stress_result_restart(res);
+			c->written_end = 0;
 			i--;
 			continue;
 		}
+		if (res->interrupted)
+			return stress_interrupt_verify(c, &plan[i]);
 
 		if (c->cfg->profile == STRESS_PROFILE_SOAK && i == np - 1 &&
 		    !res->stopped) {
@@ -1446,6 +1539,7 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	size_t np;
 	int n, err;
 	double first_rate = 0;
+	char sig[24];
 
 	memset(res, 0, sizeof(*res));
 	res->report = calloc(1, sizeof(*res->report));
@@ -1496,8 +1590,12 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	verify_report_finish(res->report);
 	verify_report_finish(res->reopen_report);
 	res->secs = stress_now() - c.t0;
-	stress_marker(&c, "run", "end", "errors=%" PRIu64 " bad=%" PRIu64,
-		      res->errors_total, verify_report_bad(res->report));
+	if (res->interrupted)
+		stress_signal_name(res->interrupted, sig, sizeof(sig));
+	stress_marker(&c, "run", "end", "errors=%" PRIu64 " bad=%" PRIu64
+		      "%s%s", res->errors_total, verify_report_bad(res->report),
+		      res->interrupted ? " interrupted=" : "",
+		      res->interrupted ? sig : "");
 	err = 0;
 out:
 	if (c.marker_fd >= 0)

@@ -7,6 +7,7 @@
 #ifndef USBTRAIL_STRESS_H
 #define USBTRAIL_STRESS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -62,6 +63,7 @@ struct stress_phase_result {
 	unsigned int dips;
 	unsigned int errors;
 	bool completed;
+	bool interrupted;	/* a signal stopped it */
 	bool slow;		/* soak: below STRESS_SOAK_SLOW of cycle 1 */
 };
 
@@ -91,6 +93,7 @@ struct stress_progress {
 	double elapsed;
 	double eta;		/* seconds, < 0 unknown */
 	bool final;
+	bool interrupted;	/* a signal ended it (with final) */
 };
 
 struct stress_config {
@@ -105,6 +108,11 @@ struct stress_config {
 	bool verify_only;
 	double reopen_timeout;
 	const char *trace_marker;	/* path; NULL: the kernel's */
+	/*
+	 * A signal's number, set by the caller's handler: stop issuing,
+	 * finish what is in flight, verify what was written.  NULL: none.
+	 */
+	const atomic_int *interrupt;
 	void (*progress)(void *ctx, const struct stress_progress *p);
 	void (*message)(void *ctx, const char *line);
 	void *ctx;
@@ -131,6 +139,8 @@ struct stress_result {
 	unsigned int reopens;
 	uint64_t not_written;	/* bytes skipped: their writes failed */
 	bool stopped;		/* by an error or a failed reopen */
+	int interrupted;	/* the signal that stopped it, or 0 */
+	uint64_t written_bytes;	/* by every write phase */
 	bool soak_slow;
 	double secs;
 };
@@ -143,6 +153,7 @@ void stress_result_free(struct stress_result *res);
 void stress_flag_dips(const struct stress_interval *iv, size_t n,
 		      unsigned int phase, double interval, bool *dip,
 		      unsigned int *ndips);
+void stress_signal_name(int sig, char *buf, size_t len);
 int stress_find_run(const void *buf, size_t len, uint32_t lbs,
 		    struct pattern_header *out);
 

@@ -9,6 +9,7 @@
  * these to call.  Nothing here decides the exit status.
  */
 #include <errno.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +23,12 @@
 #include "util.h"
 
 #define STRESS_RENDER_MAX_RANGES	50	/* printed; --json has them all */
+
+static const char *const stress_render_results[] = {
+	[STRESS_RENDER_PASS] = "pass",
+	[STRESS_RENDER_FAIL] = "fail",
+	[STRESS_RENDER_INTERRUPTED] = "interrupted",
+};
 
 
 static void stress_render_bytes(char *buf, size_t len, double v)
@@ -75,7 +82,8 @@ void stress_render_progress(void *ctx, const struct stress_progress *p)
 		stress_render_bytes(total, sizeof(total), (double)p->total);
 	fprintf(stderr, "%s: %s%s%s, %.1f MB/s, %.1f s%s%s\n", p->phase,
 		done, p->total ? " of " : "", p->total ? total : "",
-		p->rate / 1e6, p->elapsed, p->final ? ", done" : "",
+		p->rate / 1e6, p->elapsed, !p->final ? "" :
+		p->interrupted ? ", interrupted" : ", done",
 		p->final ? "" : eta);
 }
 
@@ -201,7 +209,8 @@ static void stress_render_phases(const struct stress_result *res)
 			snprintf(name, sizeof(name), "%s", p->ph.name);
 		printf("%-20s %8s %4u %10.1f %10.0f %8.2f %5u %6u%s%s\n",
 		       name, bs, p->ph.qd, p->mbps, p->iops, p->secs, p->dips,
-		       p->errors, p->completed ? "" : "  stopped",
+		       p->errors, p->interrupted ? "  interrupted" :
+		       p->completed ? "" : "  stopped",
 		       p->slow ? "  SLOW" : "");
 	}
 }
@@ -242,8 +251,11 @@ static void stress_render_errors(const struct stress_result *res)
 
 void stress_render_text(const struct stress_render_run *run,
 			const struct blkdev_target *t,
-			const struct stress_result *res)
+			const struct stress_result *res,
+			enum stress_render_result result)
 {
+	const char *word = stress_render_results[result];
+	char sig[24];
 	size_t i;
 
 	stress_render_head(run, t, res);
@@ -272,6 +284,16 @@ void stress_render_text(const struct stress_render_run *run,
 	}
 	if (res->errors_total)
 		stress_render_errors(res);
+	if (res->interrupted) {
+		stress_signal_name(res->interrupted, sig, sizeof(sig));
+		printf("interrupted by %s after %" PRIu64 " bytes written, %"
+		       PRIu64 " verified\n", sig, res->written_bytes,
+		       res->report->bytes_checked);
+	}
+	printf("result: ");
+	for (i = 0; word[i]; i++)
+		putchar(toupper((unsigned char)word[i]));
+	putchar('\n');
 }
 
 static json_object *stress_render_json_range(const struct verify_range *r)
@@ -385,6 +407,9 @@ stress_render_json_phase(const struct stress_phase_result *p)
 	json_object_object_add(v, "errors", json_object_new_int64(p->errors));
 	json_object_object_add(v, "completed",
 			       json_object_new_boolean(p->completed));
+	if (p->interrupted)
+		json_object_object_add(v, "interrupted",
+				       json_object_new_boolean(1));
 	if (p->slow)
 		json_object_object_add(v, "slow", json_object_new_boolean(1));
 	return v;
@@ -426,9 +451,11 @@ static json_object *stress_render_json_error(const struct stress_error *e)
 
 void stress_render_json(const struct stress_render_run *run,
 			const struct blkdev_target *t,
-			const struct stress_result *res, bool pass)
+			const struct stress_result *res,
+			enum stress_render_result result)
 {
 	json_object *o = json_object_new_object(), *a, *v;
+	char sig[24];
 	size_t i;
 
 	stress_render_json_head(o, run, t, res);
@@ -463,8 +490,17 @@ void stress_render_json(const struct stress_render_run *run,
 	json_object_object_add(o, "errors", a);
 	json_object_object_add(o, "errors_total",
 			       json_object_new_uint64(res->errors_total));
-	json_object_object_add(o, "result",
-			       json_object_new_string(pass ? "pass" : "fail"));
+	json_object_object_add(o, "written_bytes",
+			       json_object_new_uint64(res->written_bytes));
+	json_object_object_add(o, "interrupted",
+			       json_object_new_boolean(res->interrupted));
+	if (res->interrupted) {
+		stress_signal_name(res->interrupted, sig, sizeof(sig));
+		json_object_object_add(o, "signal",
+				       json_object_new_string(sig));
+	}
+	json_object_object_add(o, "result", json_object_new_string(
+				stress_render_results[result]));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);

@@ -26,6 +26,13 @@ struct stress_render_run {
 	bool verify_only;
 };
 
+/* What the run came to; the command's exit status follows from it. */
+enum stress_render_result {
+	STRESS_RENDER_PASS,
+	STRESS_RENDER_FAIL,		/* errors, bad sectors, no --log */
+	STRESS_RENDER_INTERRUPTED,	/* a signal, nothing of the above */
+};
+
 /* stress_config's progress and message callbacks; ctx: stress_render_out */
 void stress_render_progress(void *ctx, const struct stress_progress *p);
 void stress_render_message(void *ctx, const char *line);
@@ -33,10 +40,12 @@ void stress_render_message(void *ctx, const char *line);
 /* The summary on stdout, as text or as one JSON document. */
 void stress_render_text(const struct stress_render_run *run,
 			const struct blkdev_target *t,
-			const struct stress_result *res);
+			const struct stress_result *res,
+			enum stress_render_result result);
 void stress_render_json(const struct stress_render_run *run,
 			const struct blkdev_target *t,
-			const struct stress_result *res, bool pass);
+			const struct stress_result *res,
+			enum stress_render_result result);
 
 /* The per-interval log into PATH.  Return: 0 or a negative errno. */
 int stress_render_log(const char *path, const struct stress_result *res);
