@@ -370,6 +370,7 @@ static void cmd_stress_config(const struct cmd_stress_opts *opts,
 	cfg->interrupt = &cmd_stress_signal;
 	cfg->progress = stress_render_progress;
 	cfg->message = stress_render_message;
+	cfg->interval = stress_render_interval;
 	cfg->ctx = out;
 }
 
@@ -399,12 +400,15 @@ static void cmd_stress_run_error(const struct cmd_stress_opts *opts,
  * that went wrong.
  */
 static int cmd_stress_report(const struct cmd_stress_opts *opts,
+			     struct stress_render_out *out,
 			     const struct blkdev_target *t,
 			     const struct stress_result *res)
 {
 	struct stress_render_run run = {
 		.profile = cmd_stress_profiles[opts->profile],
 		.cdm = opts->profile == CMD_STRESS_PROFILE_CDM,
+		.soak = opts->profile == CMD_STRESS_PROFILE_SOAK &&
+			!opts->verify_only,
 		.verify_only = opts->verify_only,
 	};
 	enum stress_render_result result = STRESS_RENDER_PASS;
@@ -416,7 +420,7 @@ static int cmd_stress_report(const struct cmd_stress_opts *opts,
 	else if (res->interrupted)
 		result = STRESS_RENDER_INTERRUPTED;
 	if (opts->log) {
-		err = stress_render_log(opts->log, res);
+		err = stress_render_log_close(out, res);
 		if (err) {
 			fprintf(stderr, CLI_PROG " " CMD_STRESS_NAME
 				": %s: %s\n", opts->log, strerror(-err));
@@ -468,6 +472,16 @@ int cmd_stress_main(int argc, char **argv)
 		ret = CLI_EXIT_FAILURE;
 		goto out;
 	}
+	/* Before the target: a --log that cannot be written stops us here. */
+	if (opts.log) {
+		err = stress_render_log_open(&out, opts.log);
+		if (err) {
+			fprintf(stderr, CLI_PROG " " CMD_STRESS_NAME
+				": --log %s: %s\n", opts.log, strerror(-err));
+			ret = CLI_EXIT_FAILURE;
+			goto out;
+		}
+	}
 	bo.size = opts.size;
 	bo.destroy_data = opts.destroy_data;
 	bo.readonly = opts.verify_only;
@@ -490,8 +504,9 @@ int cmd_stress_main(int argc, char **argv)
 	}
 	if (res->interrupted && !res->written_bytes)
 		blkdev_drop_unwritten(t);
-	ret = cmd_stress_report(&opts, t, res);
+	ret = cmd_stress_report(&opts, &out, t, res);
 out:
+	stress_render_log_close(&out, NULL);
 	if (res)
 		stress_result_free(res);
 	free(res);

@@ -133,6 +133,8 @@ struct stress_ctx {
 	bool in_reverify;
 	bool ignore_interrupt;		/* the read-back after a signal */
 	uint64_t written_end;		/* this generation wrote [0, it) */
+	struct hist *rates;		/* the phase's whole intervals, B/s */
+	double first_rate;		/* soak: cycle 1's write, MB/s */
 };
 
 static double stress_now(void)
@@ -605,18 +607,79 @@ static void stress_unreadable(struct stress_ctx *c, struct verify_report *rep,
 	verify_report_add(rep, r->offset, r->len, &vs);
 }
 
+/**
+ * stress_intervals_merge() - halve the intervals kept, merging neighbours
+ * @iv: intervals, in order
+ * @n:  their number
+ *
+ * Each pair of neighbours of one phase and cycle becomes one interval:
+ * bytes, requests and seconds summed, a dip if either was.  Pure.
+ *
+ * Return: the number left, about @n / 2 (one more per phase at most).
+ */
+size_t stress_intervals_merge(struct stress_interval *iv, size_t n)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		struct stress_interval m = iv[i++];
+
+		if (i < n && iv[i].phase == m.phase &&
+		    iv[i].cycle == m.cycle) {
+			m.secs += iv[i].secs;
+			m.bytes += iv[i].bytes;
+			m.ios += iv[i].ios;
+			m.dip = m.dip || iv[i].dip;
+			i++;
+		}
+		iv[o++] = m;
+	}
+	return o;
+}
+
+/*
+ * An interval as it ends, to cfg->interval (the --log): a dip when below
+ * STRESS_DIP_FRACTION of the pace of its phase so far, as
+ * stress_flag_dips() judges the whole phase at its end.
+ */
+static void stress_interval_emit(struct stress_ctx *c,
+				 const struct stress_interval *iv)
+{
+	struct stress_interval line = *iv;
+	double rate = (double)iv->bytes / iv->secs;
+
+	if (iv->secs >= stress_interval_secs(c->cfg) * 0.99) {
+		hist_add(c->rates, (uint64_t)rate);
+		line.dip = c->rates->count >= 3 &&
+			   rate < (double)hist_percentile(c->rates, 90) *
+			   STRESS_DIP_FRACTION;
+	}
+	if (c->cfg->interval)
+		c->cfg->interval(c->cfg->ctx, c->res, &line);
+}
+
+/*
+ * Keep an interval of phase @phase (res->phases) of @cycle, and emit it.
+ * At STRESS_MAX_INTERVALS, those kept merge in pairs first: memory stays
+ * bounded whatever the run's length.
+ */
 static int stress_interval_push(struct stress_ctx *c, unsigned int phase,
-				double t, double secs, uint64_t bytes,
-				uint64_t ios)
+				unsigned int cycle, double t, double secs,
+				uint64_t bytes, uint64_t ios)
 {
 	struct stress_result *res = c->res;
 	struct stress_interval *iv;
 
 	if (secs <= 0)
 		return 0;
+	if (res->nintervals == STRESS_MAX_INTERVALS)
+		res->nintervals = stress_intervals_merge(res->intervals,
+							 res->nintervals);
 	if (res->nintervals == c->capintervals) {
 		size_t cap = c->capintervals ? c->capintervals * 2 : 256;
 
+		if (cap > STRESS_MAX_INTERVALS)
+			cap = STRESS_MAX_INTERVALS;
 		iv = realloc(res->intervals, cap * sizeof(*iv));
 		if (!iv)
 			return -ENOMEM;
@@ -625,12 +688,32 @@ static int stress_interval_push(struct stress_ctx *c, unsigned int phase,
 	}
 	iv = &res->intervals[res->nintervals++];
 	iv->phase = phase;
+	iv->cycle = cycle;
 	iv->t = t - c->t0;
 	iv->secs = secs;
 	iv->bytes = bytes;
 	iv->ios = ios;
 	iv->dip = false;
+	stress_interval_emit(c, iv);
 	return 0;
+}
+
+/* The dips of phase @index, once it is over: its intervals are kept. */
+static void stress_phase_dips(struct stress_ctx *c, unsigned int index)
+{
+	struct stress_result *res = c->res;
+	bool *dip = calloc(res->nintervals ? res->nintervals : 1, 1);
+	size_t k;
+
+	if (!dip)
+		return;
+	stress_flag_dips(res->intervals, res->nintervals, index,
+			 stress_interval_secs(c->cfg), dip,
+			 &res->phases[index].dips);
+	for (k = 0; k < res->nintervals; k++)
+		if (dip[k])
+			res->intervals[k].dip = true;
+	free(dip);
 }
 
 static int stress_reopen(struct stress_ctx *c, const char *phase,
@@ -763,6 +846,7 @@ static void stress_progress(struct stress_ctx *c, struct stress_loop *l,
 		p.eta = l->ph->limit_secs - p.elapsed;
 	p.final = final;
 	p.interrupted = l->interrupted;
+	p.cycle = l->ph->cycle;
 	c->cfg->progress(c->cfg->ctx, &p);
 }
 
@@ -925,6 +1009,7 @@ static void stress_phase_result_set(struct stress_phase_result *pr,
 {
 	const struct stress_phase *ph = l->ph;
 
+	memset(pr, 0, sizeof(*pr));
 	pr->ph = *ph;
 	pr->bytes = l->done_bytes;
 	pr->ios = l->done_ios;
@@ -968,6 +1053,12 @@ static int stress_phase_run(struct stress_ctx *c,
 
 	stress_marker(c, ph->name, "start", "block=%" PRIu32 " qd=%u "
 		      "size=%" PRIu64, ph->block, qd, ph->region);
+	hist_init(c->rates);
+	if (pr) {
+		/* the --log names it while it runs */
+		memset(pr, 0, sizeof(*pr));
+		pr->ph = *ph;
+	}
 	start = istart = stress_now();
 	for (;;) {
 		stress_burst_fsync(c, &l);
@@ -988,9 +1079,9 @@ static int stress_phase_run(struct stress_ctx *c,
 			goto out;
 		now = stress_now();
 		if (now - istart >= interval) {
-			if (pr && stress_interval_push(c, index, istart,
-						       now - istart, ibytes,
-						       iios)) {
+			if (pr && stress_interval_push(c, index, ph->cycle,
+						       istart, now - istart,
+						       ibytes, iios)) {
 				err = -ENOMEM;
 				goto out;
 			}
@@ -1006,13 +1097,17 @@ static int stress_phase_run(struct stress_ctx *c,
 	}
 	now = stress_now();
 	if (pr && ibytes)
-		stress_interval_push(c, index, istart, now - istart, ibytes,
-				     iios);
+		stress_interval_push(c, index, ph->cycle, istart, now - istart,
+				     ibytes, iios);
 	stress_progress(c, &l, start, true);
-	if (pr)
+	if (pr) {
 		stress_phase_result_set(pr, &l, now - start);
-	if (pr && ph->write)
-		c->res->written_bytes += l.done_bytes;
+		stress_phase_dips(c, index);
+		if (ph->write)
+			c->res->written_bytes += l.done_bytes;
+		else
+			c->res->read_bytes += l.done_bytes;
+	}
 	if (ph->write && !ph->random && l.next > c->written_end)
 		c->written_end = l.next;
 	if (l.failed)
@@ -1379,33 +1474,119 @@ static void stress_result_restart(struct stress_result *res)
 	res->nintervals = 0;
 }
 
+static double stress_min(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+/**
+ * stress_soak_add() - a whole soak cycle into the soak's summary
+ * @s: the summary
+ * @w: the cycle's write (ph.cycle its number, slow and dips set)
+ * @r: its read
+ *
+ * Cycles come in order, 1 first.  When the table is full, neighbouring
+ * rows merge in pairs and a row holds twice the cycles from then on, so
+ * it has 16 to 32 rows of equal width (but the last) however long the
+ * soak.  Pure.
+ */
+void stress_soak_add(struct stress_soak *s,
+		     const struct stress_phase_result *w,
+		     const struct stress_phase_result *r)
+{
+	struct stress_soak_cycle cy = {
+		.cycle = w->ph.cycle, .write_mbps = w->mbps,
+		.read_mbps = r->mbps,
+	};
+	struct stress_soak_row *row = s->nrows ? &s->rows[s->nrows - 1] : NULL;
+	size_t i;
+
+	if (!s->cycles++) {
+		s->first = s->slowest = cy;
+		s->per_row = 1;
+	} else if (cy.write_mbps < s->slowest.write_mbps) {
+		s->slowest = cy;
+	}
+	s->last = cy;
+	s->slow_cycles += w->slow;
+	if (!row || row->last - row->first + 1 >= s->per_row) {
+		if (s->nrows == STRESS_SOAK_ROWS) {
+			for (i = 0; i < STRESS_SOAK_ROWS / 2; i++) {
+				const struct stress_soak_row *a =
+					&s->rows[2 * i], *b = &s->rows[2 * i + 1];
+				struct stress_soak_row m = *a;
+
+				m.last = b->last;
+				m.write_min = stress_min(a->write_min, b->write_min);
+				m.read_min = stress_min(a->read_min, b->read_min);
+				m.write_bytes += b->write_bytes;
+				m.read_bytes += b->read_bytes;
+				m.write_secs += b->write_secs;
+				m.read_secs += b->read_secs;
+				m.slow += b->slow;
+				m.dips += b->dips;
+				m.errors += b->errors;
+				s->rows[i] = m;
+			}
+			s->nrows = STRESS_SOAK_ROWS / 2;
+			s->per_row *= 2;
+		}
+		row = &s->rows[s->nrows++];
+		memset(row, 0, sizeof(*row));
+		row->first = cy.cycle;
+		row->write_min = cy.write_mbps;
+		row->read_min = cy.read_mbps;
+	}
+	row->last = cy.cycle;
+	row->write_min = stress_min(row->write_min, cy.write_mbps);
+	row->read_min = stress_min(row->read_min, cy.read_mbps);
+	row->write_bytes += w->bytes;
+	row->read_bytes += r->bytes;
+	row->write_secs += w->secs;
+	row->read_secs += r->secs;
+	row->slow += w->slow;
+	row->dips += w->dips + r->dips;
+	row->errors += w->errors + r->errors;
+}
+
+/* Soak, after a cycle's write: below STRESS_SOAK_SLOW of the first? */
+static void stress_soak_judge(struct stress_ctx *c,
+			      struct stress_phase_result *w)
+{
+	if (w->ph.cycle == 1)
+		c->first_rate = w->mbps;
+	else if (c->first_rate > 0 &&
+		 w->mbps < c->first_rate * STRESS_SOAK_SLOW)
+		w->slow = c->res->soak_slow = true;
+}
+
 /*
- * Soak, after a cycle's read: compare its write with the first cycle's,
- * then plan the next cycle (a new generation over the same area) until
- * --duration is up.
+ * Soak, after a cycle's read: into the summary, then, until --duration is
+ * up, the next cycle (a new generation over the same area).  Cycle 1 keeps
+ * phases 0 and 1; each later one takes 2 and 3 (and their intervals) from
+ * the one before.
  *
  * Return: 1 for another cycle, 0 when the soak is over, or a negative
  * errno.
  */
-static int stress_soak_next(struct stress_ctx *c, struct stress_phase *plan,
-			    size_t *np, double *first_rate)
+static int stress_soak_next(struct stress_ctx *c, struct stress_phase *plan)
 {
 	struct stress_result *res = c->res;
-	const struct stress_phase_result *w = &res->phases[res->nphases - 2];
 	double dur = c->cfg->duration ? c->cfg->duration : 60;
-	size_t n = *np;
+	unsigned int cycle = plan[1].cycle + 1;
 	int err;
 
-	if (w->ph.cycle == 1)
-		*first_rate = w->mbps;
-	else if (w->mbps < *first_rate * STRESS_SOAK_SLOW)
-		res->soak_slow = true;
-	if (stress_now() - c->t0 >= dur || n + 2 > STRESS_MAX_PHASES)
+	stress_soak_add(&res->soak, &res->phases[res->nphases - 2],
+			&res->phases[res->nphases - 1]);
+	if (stress_now() - c->t0 >= dur)
 		return 0;
-	plan[n] = plan[n - 2];
-	plan[n + 1] = plan[n - 1];
-	plan[n].cycle = plan[n + 1].cycle = plan[n - 1].cycle + 1;
-	*np = n + 2;
+	plan[0].cycle = plan[1].cycle = cycle;
+	if (res->nphases > 2) {
+		res->nphases = 2;
+		while (res->nintervals &&
+		       res->intervals[res->nintervals - 1].phase >= 2)
+			res->nintervals--;
+	}
 	res->generation++;
 	c->written_end = 0;
 	err = pattern_run_init(c->run, res->run_id, res->generation,
@@ -1448,12 +1629,13 @@ static int stress_interrupt_verify(struct stress_ctx *c,
 }
 
 /*
- * The phases of @plan in order, until one stops the run.  Soak grows
- * @plan as it goes; *@first_rate is its first cycle's write rate.
+ * The phases of @plan in order, until one stops the run; soak's two again
+ * and again.
  */
 static int stress_run_plan(struct stress_ctx *c, struct stress_phase *plan,
-			   size_t np, double *first_rate)
+			   size_t np)
 {
+	bool soak = c->cfg->profile == STRESS_PROFILE_SOAK;
 	struct stress_result *res = c->res;
 	size_t i;
 	int err;
@@ -1477,45 +1659,21 @@ static int stress_run_plan(struct stress_ctx *c, struct stress_phase *plan,
 			i--;
 			continue;
 		}
+		if (soak && plan[i].write)
+			stress_soak_judge(c, &res->phases[res->nphases - 1]);
 		if (res->interrupted)
 			return stress_interrupt_verify(c, &plan[i]);
 
-		if (c->cfg->profile == STRESS_PROFILE_SOAK && i == np - 1 &&
-		    !res->stopped) {
-			err = stress_soak_next(c, plan, &np, first_rate);
+		if (soak && i == np - 1 && !res->stopped) {
+			err = stress_soak_next(c, plan);
 			if (err < 0)
 				return err;
 			if (!err)
 				break;
+			i = (size_t)-1;		/* the next cycle */
 		}
 	}
 	return 0;
-}
-
-/* Each phase's dips, and soak's slow cycles, once every phase ran. */
-static void stress_judge(struct stress_ctx *c, double first_rate)
-{
-	struct stress_result *res = c->res;
-	size_t i, k;
-
-	for (i = 0; i < res->nphases; i++) {
-		bool *dip = calloc(res->nintervals ? res->nintervals : 1, 1);
-
-		if (!dip)
-			break;
-		stress_flag_dips(res->intervals, res->nintervals,
-				 (unsigned int)i,
-				 stress_interval_secs(c->cfg), dip,
-				 &res->phases[i].dips);
-		for (k = 0; k < res->nintervals; k++)
-			if (dip[k])
-				res->intervals[k].dip = true;
-		free(dip);
-		if (c->cfg->profile == STRESS_PROFILE_SOAK &&
-		    res->phases[i].ph.write && first_rate > 0 &&
-		    res->phases[i].mbps < first_rate * STRESS_SOAK_SLOW)
-			res->phases[i].slow = true;
-	}
 }
 
 /**
@@ -1538,7 +1696,6 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	};
 	size_t np;
 	int n, err;
-	double first_rate = 0;
 	char sig[24];
 
 	memset(res, 0, sizeof(*res));
@@ -1546,7 +1703,9 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	res->reopen_report = calloc(1, sizeof(*res->reopen_report));
 	c.run = calloc(1, sizeof(*c.run));
 	c.scratch = calloc(1, sizeof(*c.scratch));
-	if (!res->report || !res->reopen_report || !c.run || !c.scratch) {
+	c.rates = calloc(1, sizeof(*c.rates));
+	if (!res->report || !res->reopen_report || !c.run || !c.scratch ||
+	    !c.rates) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -1583,10 +1742,9 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	c.t0 = stress_now();
 	stress_marker(&c, "run", "start", "size=%" PRIu64 " sector=%" PRIu32
 		      " target=%s", res->size, res->sector_size, t->path);
-	err = stress_run_plan(&c, plan, np, &first_rate);
+	err = stress_run_plan(&c, plan, np);
 	if (err)
 		goto out;
-	stress_judge(&c, first_rate);
 	verify_report_finish(res->report);
 	verify_report_finish(res->reopen_report);
 	res->secs = stress_now() - c.t0;
@@ -1607,6 +1765,7 @@ out:
 	free(c.bad);
 	free(c.run);
 	free(c.scratch);
+	free(c.rates);
 	return err;
 }
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -73,10 +74,25 @@ void stress_render_progress(void *ctx, const struct stress_progress *p)
 		}
 		return;
 	}
-	/* Not a terminal: a line a second, and one at the end. */
+	/*
+	 * Not a terminal: a line a second, and one at the end; of soak's
+	 * later cycles, a line a second all told (a cycle can be short).
+	 */
 	if (!p->final && p->elapsed - o->last_line < 1.0 &&
 	    o->last_line <= p->elapsed)
 		return;
+	if (p->final && p->cycle > 1 && !p->interrupted) {
+		struct timespec ts;
+		double now;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+		if (now - o->last_final < 1.0) {
+			o->last_line = 0;
+			return;
+		}
+		o->last_final = now;
+	}
 	o->last_line = p->final ? 0 : p->elapsed;
 	if (p->total)
 		stress_render_bytes(total, sizeof(total), (double)p->total);
@@ -234,6 +250,56 @@ static void stress_render_cdm(const struct stress_result *res)
 	}
 }
 
+static void stress_render_soak_cycle(const char *what,
+				     const struct stress_soak_cycle *cy)
+{
+	printf("  %-8s cycle %u: write %.1f MB/s, read %.1f MB/s\n", what,
+	       cy->cycle, cy->write_mbps, cy->read_mbps);
+}
+
+static double stress_render_rate(uint64_t bytes, double secs)
+{
+	return secs > 0 ? (double)bytes / secs / 1e6 : 0;
+}
+
+/* The soak's cycles, condensed: at most STRESS_SOAK_ROWS rows. */
+static void stress_render_soak(const struct stress_result *res)
+{
+	const struct stress_soak *s = &res->soak;
+	char wr[32], rd[32], cyc[32];
+	size_t i;
+
+	stress_render_bytes(wr, sizeof(wr), (double)res->written_bytes);
+	stress_render_bytes(rd, sizeof(rd), (double)res->read_bytes);
+	printf("\nsoak: %u cycle%s in %.1f s, %s written, %s read, %u slow\n",
+	       s->cycles, s->cycles == 1 ? "" : "s", res->secs, wr, rd,
+	       s->slow_cycles);
+	if (!s->cycles)
+		return;
+	printf("%-15s %10s %10s %10s %10s %5s %5s %6s\n", "cycles",
+	       "write min", "write mean", "read min", "read mean", "slow",
+	       "dips", "errors");
+	for (i = 0; i < s->nrows; i++) {
+		const struct stress_soak_row *r = &s->rows[i];
+
+		if (r->first == r->last)
+			snprintf(cyc, sizeof(cyc), "%u", r->first);
+		else
+			snprintf(cyc, sizeof(cyc), "%u-%u", r->first, r->last);
+		printf("%-15s %10.1f %10.1f %10.1f %10.1f %5u %5u %6u\n", cyc,
+		       r->write_min, stress_render_rate(r->write_bytes,
+							r->write_secs),
+		       r->read_min, stress_render_rate(r->read_bytes,
+						       r->read_secs),
+		       r->slow, r->dips, r->errors);
+	}
+	printf("(MB/s; a row holds %u cycle%s)\n", s->per_row,
+	       s->per_row == 1 ? "" : "s");
+	stress_render_soak_cycle("first", &s->first);
+	stress_render_soak_cycle("slowest", &s->slowest);
+	stress_render_soak_cycle("last", &s->last);
+}
+
 static void stress_render_errors(const struct stress_result *res)
 {
 	size_t i;
@@ -262,12 +328,17 @@ void stress_render_text(const struct stress_render_run *run,
 	stress_render_phases(res);
 	if (run->cdm)
 		stress_render_cdm(res);
+	if (run->soak)
+		stress_render_soak(res);
 	for (i = 0; i < res->nintervals; i++) {
 		const struct stress_interval *iv = &res->intervals[i];
+		char cyc[16] = "";
 
+		if (iv->cycle)
+			snprintf(cyc, sizeof(cyc), " #%u", iv->cycle);
 		if (iv->dip)
-			printf("dip: %s at %.1f s: %.1f MB/s\n",
-			       res->phases[iv->phase].ph.name, iv->t,
+			printf("dip: %s%s at %.1f s: %.1f MB/s\n",
+			       res->phases[iv->phase].ph.name, cyc, iv->t,
 			       (double)iv->bytes / iv->secs / 1e6);
 	}
 	if (res->soak_slow)
@@ -423,6 +494,9 @@ stress_render_json_interval(const struct stress_result *res,
 
 	json_object_object_add(v, "phase", json_object_new_string(
 			res->phases[iv->phase].ph.name));
+	if (iv->cycle)
+		json_object_object_add(v, "cycle",
+				       json_object_new_int64(iv->cycle));
 	json_object_object_add(v, "t", json_object_new_double(iv->t));
 	json_object_object_add(v, "secs", json_object_new_double(iv->secs));
 	json_object_object_add(v, "mbps", json_object_new_double(
@@ -431,6 +505,74 @@ stress_render_json_interval(const struct stress_result *res,
 			(double)iv->ios / iv->secs));
 	json_object_object_add(v, "dip", json_object_new_boolean(iv->dip));
 	return v;
+}
+
+static json_object *
+stress_render_json_cycle(const struct stress_soak_cycle *cy)
+{
+	json_object *v = json_object_new_object();
+
+	json_object_object_add(v, "cycle", json_object_new_int64(cy->cycle));
+	json_object_object_add(v, "write_mbps",
+			       json_object_new_double(cy->write_mbps));
+	json_object_object_add(v, "read_mbps",
+			       json_object_new_double(cy->read_mbps));
+	return v;
+}
+
+/* "soak": the summary of its cycles, STRESS_SOAK_ROWS rows at most. */
+static json_object *stress_render_json_soak(const struct stress_result *res)
+{
+	const struct stress_soak *s = &res->soak;
+	json_object *o = json_object_new_object(), *a, *v;
+	size_t i;
+
+	json_object_object_add(o, "cycles", json_object_new_int64(s->cycles));
+	json_object_object_add(o, "written_bytes",
+			       json_object_new_uint64(res->written_bytes));
+	json_object_object_add(o, "read_bytes",
+			       json_object_new_uint64(res->read_bytes));
+	json_object_object_add(o, "slow_cycles",
+			       json_object_new_int64(s->slow_cycles));
+	if (s->cycles) {
+		json_object_object_add(o, "first",
+				       stress_render_json_cycle(&s->first));
+		json_object_object_add(o, "last",
+				       stress_render_json_cycle(&s->last));
+		json_object_object_add(o, "slowest",
+				       stress_render_json_cycle(&s->slowest));
+	}
+	json_object_object_add(o, "cycles_per_row",
+			       json_object_new_int64(s->per_row));
+	a = json_object_new_array();
+	for (i = 0; i < s->nrows; i++) {
+		const struct stress_soak_row *r = &s->rows[i];
+
+		v = json_object_new_object();
+		json_object_object_add(v, "first",
+				       json_object_new_int64(r->first));
+		json_object_object_add(v, "last",
+				       json_object_new_int64(r->last));
+		json_object_object_add(v, "write_mbps_min",
+				       json_object_new_double(r->write_min));
+		json_object_object_add(v, "write_mbps_mean",
+			json_object_new_double(stress_render_rate(
+				r->write_bytes, r->write_secs)));
+		json_object_object_add(v, "read_mbps_min",
+				       json_object_new_double(r->read_min));
+		json_object_object_add(v, "read_mbps_mean",
+			json_object_new_double(stress_render_rate(
+				r->read_bytes, r->read_secs)));
+		json_object_object_add(v, "slow",
+				       json_object_new_int64(r->slow));
+		json_object_object_add(v, "dips",
+				       json_object_new_int64(r->dips));
+		json_object_object_add(v, "errors",
+				       json_object_new_int64(r->errors));
+		json_object_array_add(a, v);
+	}
+	json_object_object_add(o, "rows", a);
+	return o;
 }
 
 static json_object *stress_render_json_error(const struct stress_error *e)
@@ -472,6 +614,9 @@ void stress_render_json(const struct stress_render_run *run,
 	json_object_object_add(o, "intervals", a);
 	json_object_object_add(o, "soak_slowdown",
 			       json_object_new_boolean(res->soak_slow));
+	if (run->soak)
+		json_object_object_add(o, "soak",
+				       stress_render_json_soak(res));
 
 	json_object_object_add(o, "verify",
 			       stress_render_json_report(res->report));
@@ -506,38 +651,67 @@ void stress_render_json(const struct stress_render_run *run,
 	json_object_put(o);
 }
 
-/* The per-interval log: one line per interval, dips marked. */
-int stress_render_log(const char *path,
-				const struct stress_result *res)
+int stress_render_log_open(struct stress_render_out *o, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	size_t i;
-
-	if (!f)
+	o->log = fopen(path, "we");
+	if (!o->log)
 		return -errno;
-	fprintf(f, "# usbtrail stress run %016" PRIx64 " generation %" PRIu32
-		"\n# t_s secs phase MB/s IOPS [dip]\n", res->run_id,
-		res->generation);
-	for (i = 0; i < res->nintervals; i++) {
-		const struct stress_interval *iv = &res->intervals[i];
-		char name[32];
-		size_t k;
-
-		if (res->phases[iv->phase].ph.cycle)
-			snprintf(name, sizeof(name), "%s#%u",
-				 res->phases[iv->phase].ph.name,
-				 res->phases[iv->phase].ph.cycle);
-		else
-			snprintf(name, sizeof(name), "%s",
-				 res->phases[iv->phase].ph.name);
-		for (k = 0; name[k]; k++)
-			if (name[k] == ' ')
-				name[k] = '-';
-		fprintf(f, "%.3f %.3f %s %.1f %.0f%s\n", iv->t, iv->secs, name,
-			(double)iv->bytes / iv->secs / 1e6,
-			(double)iv->ios / iv->secs, iv->dip ? " dip" : "");
-	}
-	if (fclose(f))
-		return -errno;
+	o->log_head = false;
 	return 0;
+}
+
+static void stress_render_log_head(struct stress_render_out *o,
+				   const struct stress_result *res)
+{
+	if (o->log_head)
+		return;
+	fprintf(o->log, "# usbtrail stress run %016" PRIx64 " generation %"
+		PRIu32 "\n# t_s secs phase MB/s IOPS [dip]\n", res->run_id,
+		res->generation);
+	o->log_head = true;
+}
+
+/*
+ * One line per interval as it ends, flushed: the log of a run cut short
+ * (a SIGKILL, a crash) is whole up to there.
+ */
+void stress_render_interval(void *ctx, const struct stress_result *res,
+			    const struct stress_interval *iv)
+{
+	struct stress_render_out *o = ctx;
+	const struct stress_phase *ph = &res->phases[iv->phase].ph;
+	char name[48];
+	size_t k;
+
+	if (!o->log)
+		return;
+	stress_render_log_head(o, res);
+	if (iv->cycle)
+		snprintf(name, sizeof(name), "%s#%u", ph->name, iv->cycle);
+	else
+		snprintf(name, sizeof(name), "%s", ph->name);
+	for (k = 0; name[k]; k++)
+		if (name[k] == ' ')
+			name[k] = '-';
+	fprintf(o->log, "%.3f %.3f %s %.1f %.0f%s\n", iv->t, iv->secs, name,
+		(double)iv->bytes / iv->secs / 1e6,
+		(double)iv->ios / iv->secs, iv->dip ? " dip" : "");
+	fflush(o->log);
+}
+
+int stress_render_log_close(struct stress_render_out *o,
+			    const struct stress_result *res)
+{
+	int err = 0;
+
+	if (!o->log)
+		return 0;
+	if (res)
+		stress_render_log_head(o, res);
+	if (ferror(o->log))
+		err = -EIO;
+	if (fclose(o->log) && !err)
+		err = -errno;
+	o->log = NULL;
+	return err;
 }

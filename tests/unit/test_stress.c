@@ -154,6 +154,80 @@ static void test_stress_dips(void **state)
 		assert_true(dip[i] == (i >= 4 && i < 8));
 }
 
+/* 100000 cycles: 16 to 32 rows of equal width, in order; the extremes. */
+static void test_stress_soak_add(void **state)
+{
+	struct stress_soak *sk = calloc(1, sizeof(*sk));
+	struct stress_phase_result w = { 0 }, r = { 0 };
+	unsigned int i, n = 100000;
+	size_t k;
+
+	(void)state;
+	assert_non_null(sk);
+	for (i = 1; i <= n; i++) {
+		w.ph.cycle = r.ph.cycle = i;
+		w.mbps = i == 777 ? 10 : 100 + i % 7;
+		r.mbps = 200 - i % 5;
+		w.bytes = r.bytes = 1000000;
+		w.secs = 1000000 / (w.mbps * 1e6);
+		r.secs = 1000000 / (r.mbps * 1e6);
+		w.slow = i == 777;
+		stress_soak_add(sk, &w, &r);
+		assert_true(sk->nrows <= STRESS_SOAK_ROWS);
+	}
+	assert_int_equal(sk->cycles, n);
+	assert_int_equal(sk->first.cycle, 1);
+	assert_int_equal(sk->last.cycle, n);
+	assert_int_equal(sk->slowest.cycle, 777);
+	assert_true(sk->slowest.write_mbps == 10);
+	assert_int_equal(sk->slow_cycles, 1);
+	assert_true(sk->nrows >= STRESS_SOAK_ROWS / 2);
+	assert_int_equal(sk->rows[0].first, 1);
+	assert_int_equal(sk->rows[sk->nrows - 1].last, n);
+	for (k = 0; k < sk->nrows; k++) {
+		const struct stress_soak_row *row = &sk->rows[k];
+
+		if (k + 1 < sk->nrows) {
+			assert_int_equal(row->last - row->first + 1,
+					 sk->per_row);
+			assert_int_equal(sk->rows[k + 1].first, row->last + 1);
+		}
+		assert_true(row->read_min >= 196 && row->read_min <= 200);
+		if (777 >= row->first && 777 <= row->last) {
+			assert_true(row->write_min == 10);
+			assert_int_equal(row->slow, 1);
+		} else {
+			assert_true(row->write_min == 100);
+		}
+	}
+	free(sk);
+}
+
+/* Neighbours of one phase and cycle merge; others do not. */
+static void test_stress_intervals_merge(void **state)
+{
+	struct stress_interval iv[7];
+	unsigned int i;
+
+	(void)state;
+	memset(iv, 0, sizeof(iv));
+	for (i = 0; i < 7; i++) {
+		iv[i].phase = i < 5 ? 0 : 1;
+		iv[i].t = i;
+		iv[i].secs = 1;
+		iv[i].bytes = 10;
+		iv[i].ios = 1;
+	}
+	iv[3].dip = true;
+	iv[6].cycle = 2;		/* phase 1, another cycle */
+	assert_int_equal(stress_intervals_merge(iv, 7), 5);
+	assert_true(iv[0].t == 0 && iv[0].secs == 2 && iv[0].bytes == 20);
+	assert_true(iv[1].t == 2 && iv[1].ios == 2 && iv[1].dip);
+	assert_true(iv[2].t == 4 && iv[2].secs == 1);	/* phase 0's last */
+	assert_true(iv[3].t == 5 && iv[3].phase == 1 && !iv[3].cycle);
+	assert_true(iv[4].t == 6 && iv[4].cycle == 2);
+}
+
 static void test_stress_find_run(void **state)
 {
 	struct pattern_run *a = calloc(1, sizeof(*a));
@@ -230,6 +304,8 @@ int main(void)
 		cmocka_unit_test(test_stress_plan_cdm),
 		cmocka_unit_test(test_stress_plan_sweep),
 		cmocka_unit_test(test_stress_dips),
+		cmocka_unit_test(test_stress_soak_add),
+		cmocka_unit_test(test_stress_intervals_merge),
 		cmocka_unit_test(test_stress_find_run),
 		cmocka_unit_test(test_stress_mountinfo_find),
 	};
