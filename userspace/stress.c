@@ -280,6 +280,15 @@ int stress_plan(const struct stress_config *cfg, uint64_t target_size,
 		stress_phase_set(&phases[n++], __VA_ARGS__);	\
 	} while (0)
 
+	if (cfg->verify_only) {
+		/* whatever the profile: a read of what a run left */
+		block = block ? block : 1u << 20;
+		qd = qd ? qd : 4;
+		if (size < block || block % lbs)
+			return -EINVAL;
+		STRESS_ADD("verify", "", false, false, block, qd, size, 0);
+		return (int)n;
+	}
 	switch (cfg->profile) {
 	case STRESS_PROFILE_SEQ:
 	case STRESS_PROFILE_MIXED:
@@ -287,11 +296,6 @@ int stress_plan(const struct stress_config *cfg, uint64_t target_size,
 		qd = qd ? qd : 4;
 		if (size < block || block % lbs)
 			return -EINVAL;
-		if (cfg->verify_only) {
-			STRESS_ADD("verify", "", false, false, block, qd, size,
-				   0);
-			break;
-		}
 		/* --duration cuts the write short; the read then checks
 		 * what it reached (see stress_run()). */
 		STRESS_ADD(cfg->profile == STRESS_PROFILE_MIXED ? "mixed" :
@@ -1635,7 +1639,8 @@ static int stress_interrupt_verify(struct stress_ctx *c,
 static int stress_run_plan(struct stress_ctx *c, struct stress_phase *plan,
 			   size_t np)
 {
-	bool soak = c->cfg->profile == STRESS_PROFILE_SOAK;
+	bool soak = c->cfg->profile == STRESS_PROFILE_SOAK &&
+		    !c->cfg->verify_only;
 	struct stress_result *res = c->res;
 	size_t i;
 	int err;

@@ -19,6 +19,11 @@ echo "ok: interval log has $(grep -vc '^#' "$out/interval.log") lines"
 stress "$f" --verify-only --json
 check "verify-only exit" "$rc" 0
 check "verify-only finds the run" "$(json 'j["generation"]')" 1
+# whatever the profile: it wrote on the read-only target before
+for p in cdm sweep soak mixed; do
+	stress "$f" --verify-only --profile "$p" --json
+	check "verify-only --profile $p" "$rc $(json '[p["name"] for p in j["phases"]]')" "0 ['verify']"
+done
 
 stress "$f" --size 32M --engine sync --qd 1 --json
 check "sync exit" "$rc" 0

@@ -56,6 +56,13 @@ static void test_stress_plan_seq(void **state)
 	assert_int_equal(stress_plan(&cfg, 64 << 20, 512, ph, 64), 1);
 	assert_string_equal(ph[0].name, "verify");
 	assert_false(ph[0].write);
+	/* every profile reads only */
+	for (cfg.profile = STRESS_PROFILE_SEQ;
+	     cfg.profile <= STRESS_PROFILE_MIXED; cfg.profile++) {
+		assert_int_equal(stress_plan(&cfg, 64 << 20, 512, ph, 64), 1);
+		assert_string_equal(ph[0].name, "verify");
+		assert_false(ph[0].write);
+	}
 }
 
 static void test_stress_plan_cdm(void **state)
