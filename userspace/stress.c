@@ -134,6 +134,7 @@ struct stress_ctx {
 	bool ignore_interrupt;		/* the read-back after a signal */
 	uint64_t written_end;		/* this generation wrote [0, it) */
 	struct hist *rates;		/* the phase's whole intervals, B/s */
+	struct hist *lat;		/* the phase's completions, ns */
 	double first_rate;		/* soak: cycle 1's write, MB/s */
 };
 
@@ -867,6 +868,8 @@ static int stress_complete(struct stress_ctx *c, struct stress_loop *l,
 	if (!err) {
 		l->done_bytes += r->len;
 		l->done_ios++;
+		if (!c->in_reverify)
+			hist_add(c->lat, r->done_ns - r->submit_ns);
 		if (!r->write && l->ph->verify)
 			stress_verify(c, l->rep, r);
 		return 0;
@@ -1009,7 +1012,8 @@ static int stress_reap(struct stress_ctx *c, struct stress_loop *l,
 }
 
 static void stress_phase_result_set(struct stress_phase_result *pr,
-				    const struct stress_loop *l, double secs)
+				    const struct stress_loop *l,
+				    const struct hist *lat, double secs)
 {
 	const struct stress_phase *ph = l->ph;
 
@@ -1024,6 +1028,12 @@ static void stress_phase_result_set(struct stress_phase_result *pr,
 	pr->errors = l->errors;
 	pr->completed = !l->failed && !l->interrupted;
 	pr->interrupted = l->interrupted;
+	pr->lat_min = lat->min;
+	pr->lat_mean = hist_mean(lat);
+	pr->lat_p50 = hist_percentile(lat, 50);
+	pr->lat_p99 = hist_percentile(lat, 99);
+	pr->lat_p999 = hist_percentile(lat, 99.9);
+	pr->lat_max = lat->max;
 }
 
 /**
@@ -1057,11 +1067,13 @@ static int stress_phase_run(struct stress_ctx *c,
 
 	stress_marker(c, ph->name, "start", "block=%" PRIu32 " qd=%u "
 		      "size=%" PRIu64, ph->block, qd, ph->region);
-	hist_init(c->rates);
 	if (pr) {
 		/* the --log names it while it runs */
 		memset(pr, 0, sizeof(*pr));
 		pr->ph = *ph;
+		/* not for a reverify: it runs inside a phase */
+		hist_init(c->rates);
+		hist_init(c->lat);
 	}
 	start = istart = stress_now();
 	for (;;) {
@@ -1105,7 +1117,7 @@ static int stress_phase_run(struct stress_ctx *c,
 				     ibytes, iios);
 	stress_progress(c, &l, start, true);
 	if (pr) {
-		stress_phase_result_set(pr, &l, now - start);
+		stress_phase_result_set(pr, &l, c->lat, now - start);
 		stress_phase_dips(c, index);
 		if (ph->write)
 			c->res->written_bytes += l.done_bytes;
@@ -1709,8 +1721,9 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	c.run = calloc(1, sizeof(*c.run));
 	c.scratch = calloc(1, sizeof(*c.scratch));
 	c.rates = calloc(1, sizeof(*c.rates));
+	c.lat = calloc(1, sizeof(*c.lat));
 	if (!res->report || !res->reopen_report || !c.run || !c.scratch ||
-	    !c.rates) {
+	    !c.rates || !c.lat) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -1771,6 +1784,7 @@ out:
 	free(c.run);
 	free(c.scratch);
 	free(c.rates);
+	free(c.lat);
 	return err;
 }
 

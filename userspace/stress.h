@@ -63,6 +63,9 @@ struct stress_phase_result {
 	double secs;
 	double mbps;		/* 10^6 bytes per second, as CDM */
 	double iops;
+	/* completion latency of the requests that succeeded, ns */
+	uint64_t lat_min, lat_p50, lat_p99, lat_p999, lat_max;
+	double lat_mean;
 	unsigned int dips;
 	unsigned int errors;
 	bool completed;

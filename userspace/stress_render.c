@@ -206,6 +206,16 @@ static void stress_render_head(const struct stress_render_run *run,
 	       "");
 }
 
+/* The phase's name as the tables give it: "write #3" for a soak cycle. */
+static void stress_render_phase_name(char *buf, size_t len,
+				     const struct stress_phase_result *p)
+{
+	if (p->ph.cycle)
+		snprintf(buf, len, "%s #%u", p->ph.name, p->ph.cycle);
+	else
+		snprintf(buf, len, "%s", p->ph.name);
+}
+
 /* One row per phase. */
 static void stress_render_phases(const struct stress_result *res)
 {
@@ -218,16 +228,33 @@ static void stress_render_phases(const struct stress_result *res)
 		char bs[32], name[40];
 
 		util_format_size(bs, sizeof(bs), p->ph.block);
-		if (p->ph.cycle)
-			snprintf(name, sizeof(name), "%s #%u", p->ph.name,
-				 p->ph.cycle);
-		else
-			snprintf(name, sizeof(name), "%s", p->ph.name);
+		stress_render_phase_name(name, sizeof(name), p);
 		printf("%-20s %8s %4u %10.1f %10.0f %8.2f %5u %6u%s%s\n",
 		       name, bs, p->ph.qd, p->mbps, p->iops, p->secs, p->dips,
 		       p->errors, p->interrupted ? "  interrupted" :
 		       p->completed ? "" : "  stopped",
 		       p->slow ? "  SLOW" : "");
+	}
+}
+
+/* Completion latency per phase, as fio's clat: submission to completion. */
+static void stress_render_latency(const struct stress_result *res)
+{
+	size_t i;
+
+	printf("\n%-20s %10s %10s %10s %10s %10s\n", "latency (us)", "mean",
+	       "p50", "p99", "p99.9", "max");
+	for (i = 0; i < res->nphases; i++) {
+		const struct stress_phase_result *p = &res->phases[i];
+		char name[40];
+
+		if (!p->ios)
+			continue;
+		stress_render_phase_name(name, sizeof(name), p);
+		printf("%-20s %10.1f %10.1f %10.1f %10.1f %10.1f\n", name,
+		       p->lat_mean / 1e3, (double)p->lat_p50 / 1e3,
+		       (double)p->lat_p99 / 1e3, (double)p->lat_p999 / 1e3,
+		       (double)p->lat_max / 1e3);
 	}
 }
 
@@ -326,6 +353,7 @@ void stress_render_text(const struct stress_render_run *run,
 
 	stress_render_head(run, t, res);
 	stress_render_phases(res);
+	stress_render_latency(res);
 	if (run->cdm)
 		stress_render_cdm(res);
 	if (run->soak)
@@ -474,6 +502,18 @@ stress_render_json_phase(const struct stress_phase_result *p)
 	json_object_object_add(v, "secs", json_object_new_double(p->secs));
 	json_object_object_add(v, "mbps", json_object_new_double(p->mbps));
 	json_object_object_add(v, "iops", json_object_new_double(p->iops));
+	json_object_object_add(v, "lat_min_us",
+			       json_object_new_double((double)p->lat_min / 1e3));
+	json_object_object_add(v, "lat_mean_us",
+			       json_object_new_double(p->lat_mean / 1e3));
+	json_object_object_add(v, "lat_p50_us",
+			       json_object_new_double((double)p->lat_p50 / 1e3));
+	json_object_object_add(v, "lat_p99_us",
+			       json_object_new_double((double)p->lat_p99 / 1e3));
+	json_object_object_add(v, "lat_p999_us",
+			json_object_new_double((double)p->lat_p999 / 1e3));
+	json_object_object_add(v, "lat_max_us",
+			       json_object_new_double((double)p->lat_max / 1e3));
 	json_object_object_add(v, "dips", json_object_new_int64(p->dips));
 	json_object_object_add(v, "errors", json_object_new_int64(p->errors));
 	json_object_object_add(v, "completed",
