@@ -501,6 +501,8 @@ stress_render_json_phase(const struct stress_phase_result *p)
 	json_object_object_add(v, "ios", json_object_new_uint64(p->ios));
 	json_object_object_add(v, "secs", json_object_new_double(p->secs));
 	json_object_object_add(v, "mbps", json_object_new_double(p->mbps));
+	json_object_object_add(v, "bw_bytes", json_object_new_double(
+				p->secs > 0 ? (double)p->bytes / p->secs : 0));
 	json_object_object_add(v, "iops", json_object_new_double(p->iops));
 	json_object_object_add(v, "lat_min_us",
 			       json_object_new_double((double)p->lat_min / 1e3));
@@ -541,6 +543,8 @@ stress_render_json_interval(const struct stress_result *res,
 	json_object_object_add(v, "secs", json_object_new_double(iv->secs));
 	json_object_object_add(v, "mbps", json_object_new_double(
 			(double)iv->bytes / iv->secs / 1e6));
+	json_object_object_add(v, "bw_bytes", json_object_new_double(
+			(double)iv->bytes / iv->secs));
 	json_object_object_add(v, "iops", json_object_new_double(
 			(double)iv->ios / iv->secs));
 	json_object_object_add(v, "dip", json_object_new_boolean(iv->dip));
