@@ -83,6 +83,7 @@ struct cmd_stress_opts {
 	uint64_t block;
 	uint64_t duration_s;
 	uint64_t qd;
+	uint64_t passes;
 	bool destroy_data;
 	bool verify_only;
 	unsigned int on_error;		/* enum cmd_stress_on_error */
@@ -103,10 +104,11 @@ const char cmd_stress_help[] =
 "      --profile P         what to run (default seq):\n"
 "                            seq    a sequential write of --size, then a\n"
 "                                   verifying read of it\n"
-"                            cdm    CrystalDiskMark's tests over --size\n"
+"                            cdm    CrystalDiskMark 8's tests over --size\n"
 "                                   (default 1GiB): a sequential write of\n"
-"                                   it all, then sequential, random 512K,\n"
-"                                   4K QD1 and 4K QD32 reads and writes\n"
+"                                   it all, then SEQ1M Q8T1, SEQ1M Q1T1,\n"
+"                                   RND4K Q32T1 and RND4K Q1T1 reads, then\n"
+"                                   writes, each the best of --passes\n"
 "                            sweep  for each block size 512 to 8MiB, a\n"
 "                                   sequential write and a read of it\n"
 "                            soak   write and verify cycles until\n"
@@ -116,15 +118,17 @@ const char cmd_stress_help[] =
 "                                   verifying read\n"
 "      --size N            use the first N bytes of TARGET (default: all)\n"
 "      --block N           bytes per I/O, a multiple of 512 up to 64MiB\n"
-"                          (default: set by the profile; cdm: of its\n"
-"                          sequential tests; sweep: not used)\n"
+"                          (default: set by the profile; cdm: of its first\n"
+"                          test; sweep: not used)\n"
 "      --duration S        seconds, 1 to 2592000: seq and mixed stop\n"
 "                          writing after S, then verify what they wrote;\n"
-"                          cdm and sweep run each test for S (default 5\n"
-"                          and 2), a sequential one at most once over\n"
+"                          cdm runs each pass of a test for S (default 5);\n"
+"                          sweep each test for S (2), at most once over\n"
 "                          --size; soak starts no cycle after S (60)\n"
 "      --qd N              I/Os in flight, 1 to 1024 (default: set by the\n"
-"                          profile; cdm: of its sequential tests)\n"
+"                          profile; cdm: of its first test)\n"
+"      --passes N          cdm: run each test N times, 1 to 9, after a\n"
+"                          warm-up, and keep the best (default 5)\n"
 "      --engine E          uring (io_uring, default) or sync (pread/pwrite)\n"
 "      --destroy-data      allow writing to TARGET if it is a block device\n"
 "                          or a file holding data a run of usbtrail stress\n"
@@ -165,6 +169,7 @@ enum {
 	CMD_STRESS_OPT_INTERVAL,
 	CMD_STRESS_OPT_LOG,
 	CMD_STRESS_OPT_REOPEN_TIMEOUT,
+	CMD_STRESS_OPT_PASSES,
 };
 
 /* One option of cmd_stress_parse() but -h.  Return: 0 or CLI_EXIT_USAGE. */
@@ -242,6 +247,11 @@ static int cmd_stress_parse_opt(int c, const char *arg,
 				     &opts->reopen_timeout))
 			return CLI_EXIT_USAGE;
 		break;
+	case CMD_STRESS_OPT_PASSES:
+		if (cli_parse_number(CMD_STRESS_NAME, "--passes", arg, 0, 1,
+				     STRESS_CDM_MAX_PASSES, &opts->passes))
+			return CLI_EXIT_USAGE;
+		break;
 	}
 	return 0;
 }
@@ -268,6 +278,9 @@ static int cmd_stress_parse_args(int argc, char **argv,
 	if (opts->size && opts->block && opts->size < opts->block)
 		return cli_usage_error(CMD_STRESS_NAME,
 				       "--size is smaller than --block");
+	if (opts->passes && opts->profile != CMD_STRESS_PROFILE_CDM)
+		return cli_usage_error(CMD_STRESS_NAME,
+				       "--passes is for --profile cdm");
 	return 0;
 }
 
@@ -291,6 +304,7 @@ static int cmd_stress_parse(int argc, char **argv,
 		{ "log",	  required_argument, NULL, CMD_STRESS_OPT_LOG },
 		{ "reopen-timeout", required_argument, NULL,
 		  CMD_STRESS_OPT_REOPEN_TIMEOUT },
+		{ "passes",	  required_argument, NULL, CMD_STRESS_OPT_PASSES },
 		{ NULL,		  0,		     NULL, 0 }
 	};
 	int c, ret;
@@ -374,6 +388,7 @@ static void cmd_stress_config(const struct cmd_stress_opts *opts,
 	cfg->block = (uint32_t)opts->block;
 	cfg->qd = (unsigned int)opts->qd;
 	cfg->duration = (double)opts->duration_s;
+	cfg->passes = (unsigned int)opts->passes;
 	cfg->on_error = (enum stress_on_error)opts->on_error;
 	cfg->engine = (enum ioengine_kind)opts->engine;
 	cfg->interval_ms = (unsigned int)opts->interval_ms;
@@ -419,9 +434,12 @@ static int cmd_stress_report(const struct cmd_stress_opts *opts,
 {
 	struct stress_render_run run = {
 		.profile = cmd_stress_profiles[opts->profile],
-		.cdm = opts->profile == CMD_STRESS_PROFILE_CDM,
+		.cdm = opts->profile == CMD_STRESS_PROFILE_CDM &&
+		       !opts->verify_only,
 		.soak = opts->profile == CMD_STRESS_PROFILE_SOAK &&
 			!opts->verify_only,
+		.passes = opts->passes ? (unsigned int)opts->passes :
+			  STRESS_CDM_PASSES,
 		.verify_only = opts->verify_only,
 	};
 	enum stress_render_result result = STRESS_RENDER_PASS;

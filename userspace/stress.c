@@ -250,6 +250,82 @@ static void stress_phase_set(struct stress_phase *p, const char *name,
 	p->limit_secs = secs;
 }
 
+/* "SEQ1M Q8T1", "RND4K Q32T1": CrystalDiskMark's name of a test. */
+static void stress_cdm_label(char *buf, size_t len, bool random,
+			     uint32_t block, unsigned int qd)
+{
+	char size[16];
+
+	if (block >= (1u << 20) && !(block % (1u << 20)))
+		snprintf(size, sizeof(size), "%uM", block >> 20);
+	else if (block >= 1024 && !(block % 1024))
+		snprintf(size, sizeof(size), "%uK", block >> 10);
+	else
+		snprintf(size, sizeof(size), "%u", block);
+	snprintf(buf, len, "%s%s Q%uT1", random ? "RND" : "SEQ", size, qd);
+}
+
+/*
+ * CrystalDiskMark 8's default tests, as it runs them (DiskBench.cpp):
+ * the test file filled first ("prepare": a sequential write of it all,
+ * so every read checks data), then SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1
+ * and RND4K Q1T1 reads, then the same writes; each test a warm-up run
+ * (pass 0) and @cfg->passes scored ones, each --duration, a sequential
+ * one on from the start when it reaches the end.  Writes rewrite what
+ * "prepare" wrote, the same contents.  --block and --qd change the first
+ * test.  Pure.
+ */
+static int stress_plan_cdm(const struct stress_config *cfg, uint64_t size,
+			   uint32_t lbs, struct stress_phase *phases,
+			   size_t max)
+{
+	static const struct {
+		bool random;
+		uint32_t block;
+		unsigned int qd;
+	} tests[] = {
+		{ false, 1u << 20, 8 }, { false, 1u << 20, 1 },
+		{ true, 4096, 32 }, { true, 4096, 1 },
+	};
+	unsigned int passes = cfg->passes ? cfg->passes : STRESS_CDM_PASSES;
+	double dur = cfg->duration ? cfg->duration : 5;
+	unsigned int w, t, p;
+	size_t n = 0;
+
+	if (size < (1u << 20) || lbs > 4096 || passes > STRESS_CDM_MAX_PASSES ||
+	    (cfg->block && (cfg->block % lbs || cfg->block > size)))
+		return -EINVAL;
+	if (max < 1 + 2 * 4 * (1 + (size_t)passes))
+		return -E2BIG;
+	stress_phase_set(&phases[n++], "prepare", "", true, false, 1u << 20, 4,
+			 size, 0);
+	for (w = 0; w < 2; w++) {
+		for (t = 0; t < 4; t++) {
+			uint32_t block = tests[t].block;
+			unsigned int qd = tests[t].qd;
+			char label[24], name[32];
+
+			if (!t && cfg->block)
+				block = cfg->block;
+			if (!t && cfg->qd)
+				qd = cfg->qd;
+			stress_cdm_label(label, sizeof(label), tests[t].random,
+					 block, qd);
+			snprintf(name, sizeof(name), "%s %s", label,
+				 w ? "Write" : "Read");
+			for (p = 0; p <= passes; p++) {
+				struct stress_phase *ph = &phases[n++];
+
+				stress_phase_set(ph, name, label, w, tests[t].random,
+						 block, qd, size, dur);
+				ph->pass = p;
+				ph->wrap = !tests[t].random;
+			}
+		}
+	}
+	return (int)n;
+}
+
 /**
  * stress_plan() - the phases a profile runs
  * @cfg:         profile and options (0 fields: defaults)
@@ -307,29 +383,7 @@ int stress_plan(const struct stress_config *cfg, uint64_t target_size,
 	case STRESS_PROFILE_CDM:
 		if (!cfg->size && size > STRESS_CDM_SIZE)
 			size = STRESS_CDM_SIZE;
-		dur = dur ? dur : 5;
-		if (size < (1u << 20) || lbs > 4096)
-			return -EINVAL;
-		/* Seq Write covers the region so every later read checks
-		 * data; random writes rewrite it with the same contents. */
-		STRESS_ADD("Seq Write", "Seq", true, false,
-			   block ? block : 1u << 20, qd ? qd : 8, size, 0);
-		STRESS_ADD("Seq Read", "Seq", false, false,
-			   block ? block : 1u << 20, qd ? qd : 8, size, 0);
-		phases[n - 1].limit_secs = dur;
-		STRESS_ADD("Random Write 512KB", "Random 512KB", true, true,
-			   512u << 10, 1, size, dur);
-		STRESS_ADD("Random Read 512KB", "Random 512KB", false, true,
-			   512u << 10, 1, size, dur);
-		STRESS_ADD("4K QD1 Write", "4K QD1", true, true, 4096, 1,
-			   size, dur);
-		STRESS_ADD("4K QD1 Read", "4K QD1", false, true, 4096, 1, size,
-			   dur);
-		STRESS_ADD("4K QD32 Write", "4K QD32", true, true, 4096, 32,
-			   size, dur);
-		STRESS_ADD("4K QD32 Read", "4K QD32", false, true, 4096, 32,
-			   size, dur);
-		break;
+		return stress_plan_cdm(cfg, size, lbs, phases, max);
 	case STRESS_PROFILE_SWEEP:
 		if (!cfg->size && size > STRESS_SWEEP_SIZE)
 			size = STRESS_SWEEP_SIZE;
@@ -741,6 +795,7 @@ struct stress_loop {
 	bool stop_issuing;
 	bool failed;			/* stop: ended by an error */
 	bool interrupted;		/* ended by a signal */
+	bool wrapped;			/* a wrap phase went on from 0 */
 	bool want_reopen;
 	unsigned int inflight;
 	unsigned int errors;
@@ -772,6 +827,7 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 {
 	const struct stress_phase *ph = l->ph;
 	uint64_t limit = ph->limit_bytes ? ph->limit_bytes : ph->region;
+	unsigned int wraps;
 
 	*write = ph->write;
 	if (stress_interrupted(c)) {
@@ -810,8 +866,15 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 		l->issued += *len;
 		return true;
 	}
-	for (;;) {
-		if (l->next >= ph->region || l->issued >= limit)
+	for (wraps = 0;;) {
+		if (l->next >= ph->region && ph->wrap && ph->limit_secs > 0) {
+			if (wraps++)	/* all of it skipped: nothing to do */
+				return false;
+			l->next = 0;
+			l->wrapped = true;
+		}
+		if (l->next >= ph->region ||
+		    (!l->wrapped && l->issued >= limit))
 			return false;
 		*off = l->next;
 		*len = (uint32_t)(ph->region - l->next < ph->block ?
@@ -821,7 +884,8 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 		/* Nothing to learn from reading back a failed write. */
 		if (ph->write || !stress_bad_covers_all(c, *off, *len))
 			break;
-		c->res->not_written += *len;
+		if (!l->wrapped)
+			c->res->not_written += *len;
 	}
 	if (ph->mixed && l->next >= l->mixed_next) {
 		l->mixed_next += STRESS_MIXED_EVERY;
@@ -1056,7 +1120,7 @@ static int stress_phase_run(struct stress_ctx *c,
 	double start, istart, last_progress = 0, now;
 	uint64_t ibytes = 0, iios = 0;
 	double interval = stress_interval_secs(c->cfg);
-	char why[48] = "", sig[24];
+	char why[48] = "", sig[24], pass[16] = "";
 	struct stress_loop l = {
 		.ph = ph, .index = index, .rep = rep,
 		.lowest_failed = UINT64_MAX,
@@ -1065,8 +1129,12 @@ static int stress_phase_run(struct stress_ctx *c,
 	unsigned int qd = ph->qd < c->nslots ? ph->qd : c->nslots;
 	int err = 0;
 
+	if (ph->label[0])
+		snprintf(pass, sizeof(pass), " pass=%u", ph->pass);
 	stress_marker(c, ph->name, "start", "block=%" PRIu32 " qd=%u "
-		      "size=%" PRIu64, ph->block, qd, ph->region);
+		      "size=%" PRIu64 " op=%s%s%s", ph->block, qd, ph->region,
+		      ph->write ? "write" : "read", ph->random ? " random=1" : "",
+		      pass);
 	if (pr) {
 		/* the --log names it while it runs */
 		memset(pr, 0, sizeof(*pr));

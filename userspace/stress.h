@@ -31,7 +31,9 @@ enum stress_on_error {
 	STRESS_ON_ERROR_REOPEN,
 };
 
-#define STRESS_MAX_PHASES	64
+#define STRESS_MAX_PHASES	96	/* cdm: 1 + 8 tests x (1 + 9 passes) */
+#define STRESS_CDM_PASSES	5	/* CrystalDiskMark's default count */
+#define STRESS_CDM_MAX_PASSES	9	/* and its largest */
 #define STRESS_MAX_ERRORS	1024
 #define STRESS_MAX_INTERVALS	4096	/* kept; then neighbours merge */
 #define STRESS_SOAK_ROWS	32	/* the soak's table; then rows merge */
@@ -52,6 +54,8 @@ struct stress_phase {
 	uint64_t limit_bytes;	/* 0: the region once */
 	double limit_secs;	/* 0: none */
 	unsigned int cycle;	/* soak: 1, 2...; else 0 */
+	unsigned int pass;	/* cdm: 1..passes, 0 the warm-up; else 0 */
+	bool wrap;		/* timed sequential: on from 0 at the end */
 	uint32_t generation;	/* the pattern generation it writes/reads */
 };
 
@@ -141,6 +145,7 @@ struct stress_config {
 	uint32_t block;		/* 0: the profile's default */
 	unsigned int qd;	/* 0: the profile's default */
 	double duration;	/* 0: the profile's default */
+	unsigned int passes;	/* cdm: 0 is STRESS_CDM_PASSES */
 	enum stress_on_error on_error;
 	enum ioengine_kind engine;
 	unsigned int interval_ms;

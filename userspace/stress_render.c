@@ -170,22 +170,42 @@ static void stress_render_report(const char *what,
 		       VERIFY_MAX_RANGES);
 }
 
-/* The CrystalDiskMark table: one row per test, read and write columns. */
-static const char *const stress_render_cdm_rows[] = {
-	"Seq", "Random 512KB", "4K QD1", "4K QD32",
-};
-
+/*
+ * The best scored pass (1 and on, not the warm-up) of CrystalDiskMark
+ * test @label in direction @write, by MB/s, as CrystalDiskMark keeps it;
+ * NULL if none did I/O.
+ */
 static const struct stress_phase_result *
-stress_render_cdm_find(const struct stress_result *res, const char *row,
-		    bool write)
+stress_render_cdm_best(const struct stress_result *res, const char *label,
+		       bool write)
 {
+	const struct stress_phase_result *best = NULL;
 	size_t i;
 
-	for (i = 0; i < res->nphases; i++)
-		if (!strcmp(res->phases[i].ph.label, row) &&
-		    res->phases[i].ph.write == write)
-			return &res->phases[i];
-	return NULL;
+	for (i = 0; i < res->nphases; i++) {
+		const struct stress_phase_result *p = &res->phases[i];
+
+		if (strcmp(p->ph.label, label) || p->ph.write != write ||
+		    !p->ph.pass || !p->ios)
+			continue;
+		if (!best || p->mbps > best->mbps)
+			best = p;
+	}
+	return best;
+}
+
+/* Whether phase @i is the first of its CrystalDiskMark test. */
+static bool stress_render_cdm_first(const struct stress_result *res,
+				    size_t i)
+{
+	size_t k;
+
+	if (!res->phases[i].ph.label[0])
+		return false;
+	for (k = 0; k < i; k++)
+		if (!strcmp(res->phases[k].ph.label, res->phases[i].ph.label))
+			return false;
+	return true;
 }
 
 /* The first lines: the target and the run. */
@@ -206,12 +226,19 @@ static void stress_render_head(const struct stress_render_run *run,
 	       "");
 }
 
-/* The phase's name as the tables give it: "write #3" for a soak cycle. */
+/*
+ * The phase's name as the tables give it: "write #3" for a soak cycle,
+ * "SEQ1M Q8T1 Read #2" for a cdm pass, "... warm-up" for its warm-up.
+ */
 static void stress_render_phase_name(char *buf, size_t len,
 				     const struct stress_phase_result *p)
 {
 	if (p->ph.cycle)
 		snprintf(buf, len, "%s #%u", p->ph.name, p->ph.cycle);
+	else if (p->ph.label[0] && p->ph.pass)
+		snprintf(buf, len, "%s #%u", p->ph.name, p->ph.pass);
+	else if (p->ph.label[0])
+		snprintf(buf, len, "%s warm-up", p->ph.name);
 	else
 		snprintf(buf, len, "%s", p->ph.name);
 }
@@ -221,15 +248,15 @@ static void stress_render_phases(const struct stress_result *res)
 {
 	size_t i;
 
-	printf("%-20s %8s %4s %10s %10s %8s %5s %6s\n", "phase", "block",
+	printf("%-26s %7s %4s %10s %10s %7s %4s %6s\n", "phase", "block",
 	       "qd", "MB/s", "IOPS", "secs", "dips", "errors");
 	for (i = 0; i < res->nphases; i++) {
 		const struct stress_phase_result *p = &res->phases[i];
-		char bs[32], name[40];
+		char bs[32], name[48];
 
 		util_format_size(bs, sizeof(bs), p->ph.block);
 		stress_render_phase_name(name, sizeof(name), p);
-		printf("%-20s %8s %4u %10.1f %10.0f %8.2f %5u %6u%s%s\n",
+		printf("%-26s %7s %4u %10.1f %10.0f %7.2f %4u %6u%s%s\n",
 		       name, bs, p->ph.qd, p->mbps, p->iops, p->secs, p->dips,
 		       p->errors, p->interrupted ? "  interrupted" :
 		       p->completed ? "" : "  stopped",
@@ -242,38 +269,44 @@ static void stress_render_latency(const struct stress_result *res)
 {
 	size_t i;
 
-	printf("\n%-20s %10s %10s %10s %10s %10s\n", "latency (us)", "mean",
+	printf("\n%-26s %9s %9s %9s %9s %9s\n", "latency (us)", "mean",
 	       "p50", "p99", "p99.9", "max");
 	for (i = 0; i < res->nphases; i++) {
 		const struct stress_phase_result *p = &res->phases[i];
-		char name[40];
+		char name[48];
 
 		if (!p->ios)
 			continue;
 		stress_render_phase_name(name, sizeof(name), p);
-		printf("%-20s %10.1f %10.1f %10.1f %10.1f %10.1f\n", name,
+		printf("%-26s %9.1f %9.1f %9.1f %9.1f %9.1f\n", name,
 		       p->lat_mean / 1e3, (double)p->lat_p50 / 1e3,
 		       (double)p->lat_p99 / 1e3, (double)p->lat_p999 / 1e3,
 		       (double)p->lat_max / 1e3);
 	}
 }
 
-static void stress_render_cdm(const struct stress_result *res)
+/* The CrystalDiskMark table: a row a test, the best of its passes. */
+static void stress_render_cdm(const struct stress_render_run *run,
+			      const struct stress_result *res)
 {
+	char head[40];
 	size_t i;
 
-	printf("\n%-14s %10s %10s %10s %10s\n", "CrystalDiskMark",
-	       "Read MB/s", "Write MB/s", "Read IOPS", "Write IOPS");
-	for (i = 0; i < 4; i++) {
+	snprintf(head, sizeof(head), "CrystalDiskMark, best of %u",
+		 run->passes);
+	printf("\n%-26s %10s %10s %10s %10s\n", head, "Read MB/s",
+	       "Write MB/s", "Read IOPS", "Write IOPS");
+	for (i = 0; i < res->nphases; i++) {
+		const char *label = res->phases[i].ph.label;
 		const struct stress_phase_result *r, *w;
 
-		r = stress_render_cdm_find(res, stress_render_cdm_rows[i],
-					   false);
-		w = stress_render_cdm_find(res, stress_render_cdm_rows[i],
-					   true);
-		printf("%-14s %10.1f %10.1f %10.0f %10.0f\n",
-		       stress_render_cdm_rows[i], r ? r->mbps : 0,
-		       w ? w->mbps : 0, r ? r->iops : 0, w ? w->iops : 0);
+		if (!stress_render_cdm_first(res, i))
+			continue;
+		r = stress_render_cdm_best(res, label, false);
+		w = stress_render_cdm_best(res, label, true);
+		printf("%-26s %10.1f %10.1f %10.0f %10.0f\n", label,
+		       r ? r->mbps : 0, w ? w->mbps : 0, r ? r->iops : 0,
+		       w ? w->iops : 0);
 	}
 }
 
@@ -355,7 +388,7 @@ void stress_render_text(const struct stress_render_run *run,
 	stress_render_phases(res);
 	stress_render_latency(res);
 	if (run->cdm)
-		stress_render_cdm(res);
+		stress_render_cdm(run, res);
 	if (run->soak)
 		stress_render_soak(res);
 	for (i = 0; i < res->nintervals; i++) {
@@ -497,6 +530,9 @@ stress_render_json_phase(const struct stress_phase_result *p)
 	if (p->ph.cycle)
 		json_object_object_add(v, "cycle",
 				       json_object_new_int64(p->ph.cycle));
+	if (p->ph.label[0])
+		json_object_object_add(v, "pass",
+				       json_object_new_int64(p->ph.pass));
 	json_object_object_add(v, "bytes", json_object_new_uint64(p->bytes));
 	json_object_object_add(v, "ios", json_object_new_uint64(p->ios));
 	json_object_object_add(v, "secs", json_object_new_double(p->secs));
@@ -549,6 +585,52 @@ stress_render_json_interval(const struct stress_result *res,
 			(double)iv->ios / iv->secs));
 	json_object_object_add(v, "dip", json_object_new_boolean(iv->dip));
 	return v;
+}
+
+/* A test's best pass in one direction, or null. */
+static json_object *
+stress_render_json_best(const struct stress_phase_result *p)
+{
+	json_object *v;
+
+	if (!p)
+		return NULL;
+	v = json_object_new_object();
+	json_object_object_add(v, "pass", json_object_new_int64(p->ph.pass));
+	json_object_object_add(v, "mbps", json_object_new_double(p->mbps));
+	json_object_object_add(v, "bw_bytes", json_object_new_double(
+				p->secs > 0 ? (double)p->bytes / p->secs : 0));
+	json_object_object_add(v, "iops", json_object_new_double(p->iops));
+	json_object_object_add(v, "lat_mean_us",
+			       json_object_new_double(p->lat_mean / 1e3));
+	return v;
+}
+
+/* "cdm": CrystalDiskMark's table, the best of the passes of each test. */
+static json_object *stress_render_json_cdm(const struct stress_render_run *run,
+					   const struct stress_result *res)
+{
+	json_object *o = json_object_new_object(), *a, *v;
+	size_t i;
+
+	json_object_object_add(o, "passes", json_object_new_int64(run->passes));
+	a = json_object_new_array();
+	for (i = 0; i < res->nphases; i++) {
+		const char *label = res->phases[i].ph.label;
+
+		if (!stress_render_cdm_first(res, i))
+			continue;
+		v = json_object_new_object();
+		json_object_object_add(v, "test",
+				       json_object_new_string(label));
+		json_object_object_add(v, "read", stress_render_json_best(
+				stress_render_cdm_best(res, label, false)));
+		json_object_object_add(v, "write", stress_render_json_best(
+				stress_render_cdm_best(res, label, true)));
+		json_object_array_add(a, v);
+	}
+	json_object_object_add(o, "tests", a);
+	return o;
 }
 
 static json_object *
@@ -661,6 +743,9 @@ void stress_render_json(const struct stress_render_run *run,
 	if (run->soak)
 		json_object_object_add(o, "soak",
 				       stress_render_json_soak(res));
+	if (run->cdm)
+		json_object_object_add(o, "cdm",
+				       stress_render_json_cdm(run, res));
 
 	json_object_object_add(o, "verify",
 			       stress_render_json_report(res->report));

@@ -31,6 +31,7 @@ struct stress_render_run {
 	const char *profile;	/* its --profile name */
 	bool cdm;		/* add the CrystalDiskMark table */
 	bool soak;		/* add the soak's summary */
+	unsigned int passes;	/* cdm: of each test */
 	bool verify_only;
 };
 

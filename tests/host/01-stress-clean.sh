@@ -30,10 +30,10 @@ check "sync exit" "$rc" 0
 check "sync engine" "$(json 'j["engine"]')" sync
 check "sync continues the run" "$(json 'j["generation"]')" 2
 
-stress "$f" --size 32M --profile cdm --duration 1 --json
+stress "$f" --size 32M --profile cdm --duration 1 --passes 1 --json
 check "cdm exit" "$rc" 0
-check "cdm rows" "$(json 'sorted(set(p["cdm"] for p in j["phases"]))')" \
-	"['4K QD1', '4K QD32', 'Random 512KB', 'Seq']"
+check "cdm rows" "$(json '[t["test"] for t in j["cdm"]["tests"]]')" \
+	"['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T1', 'RND4K Q1T1']"
 
 stress "$f" --size 8M --profile soak --duration 1
 check "soak exit" "$rc" 0
@@ -53,7 +53,7 @@ USBTRAIL_TRACE_MARKER=$work/marker stress "$f" --size 4M
 check "marker run exit" "$rc" 0
 cp "$work/marker" "$out/marker.txt"
 for re in '^usbtrail-stress: phase=run event=start run=[0-9a-f]{16} gen=[0-9]+ size=4194304 sector=512 target=' \
-	  '^usbtrail-stress: phase=write event=start run=[0-9a-f]{16} gen=[0-9]+ block=1048576 qd=4 size=4194304$' \
+	  '^usbtrail-stress: phase=write event=start run=[0-9a-f]{16} gen=[0-9]+ block=1048576 qd=4 size=4194304 op=write$' \
 	  '^usbtrail-stress: phase=write event=end .* bytes=4194304 secs=[0-9.]+ errors=0$' \
 	  '^usbtrail-stress: phase=read event=end ' \
 	  '^usbtrail-stress: phase=run event=end .* errors=0 bad=0$'; do

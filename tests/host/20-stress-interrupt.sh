@@ -82,7 +82,7 @@ check "bad sectors" "$(json 'j["verify"]["bad_sectors"]')" 0
 echo "ok: $written bytes written, $verified verified"
 cp "$work/marker" "$out/marker.txt"
 for re in '^usbtrail-stress: phase=write event=end .* errors=0 stopped=1 interrupted=SIGINT$' \
-	  "^usbtrail-stress: phase=verify event=start .* size=$written\$" \
+	  "^usbtrail-stress: phase=verify event=start .* size=$written op=read\$" \
 	  "^usbtrail-stress: phase=verify event=end .* bytes=$written secs=[0-9.]+ errors=0\$" \
 	  '^usbtrail-stress: phase=run event=end .* bad=0 interrupted=SIGINT$'; do
 	grep -Eq "$re" "$work/marker" || fail "no marker matching '$re'"

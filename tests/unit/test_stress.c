@@ -65,31 +65,55 @@ static void test_stress_plan_seq(void **state)
 	}
 }
 
+/* CrystalDiskMark 8: prepare, reads, then writes; a warm-up and passes. */
 static void test_stress_plan_cdm(void **state)
 {
 	struct stress_config cfg = { .profile = STRESS_PROFILE_CDM };
 	struct stress_phase ph[STRESS_MAX_PHASES];
 	static const char *const labels[] = {
-		"Seq", "Seq", "Random 512KB", "Random 512KB", "4K QD1",
-		"4K QD1", "4K QD32", "4K QD32",
+		"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1",
 	};
 	int i, n;
 
 	(void)state;
-	n = stress_plan(&cfg, 8ull << 30, 512, ph, 64);
-	assert_int_equal(n, 8);
-	for (i = 0; i < n; i++) {
-		assert_string_equal(ph[i].label, labels[i]);
-		assert_int_equal(ph[i].write, !(i & 1));	/* write first */
-		assert_true(ph[i].region == 1ull << 30);	/* CDM's 1 GiB */
-	}
-	assert_false(ph[0].random);
+	n = stress_plan(&cfg, 8ull << 30, 512, ph, STRESS_MAX_PHASES);
+	assert_int_equal(n, 1 + 8 * (1 + STRESS_CDM_PASSES));	/* 49 */
+	assert_string_equal(ph[0].name, "prepare");
+	assert_true(ph[0].write && !ph[0].random && !ph[0].label[0]);
 	assert_true(ph[0].limit_secs == 0);	/* covers the whole region */
-	assert_true(ph[2].random);
-	assert_int_equal(ph[2].block, 512 << 10);
-	assert_int_equal(ph[6].block, 4096);
-	assert_int_equal(ph[6].qd, 32);
-	assert_true(ph[7].limit_secs == 5);
+	for (i = 1; i < n; i++) {
+		int k = (i - 1) / (1 + STRESS_CDM_PASSES);	/* test, 0..7 */
+
+		assert_true(ph[i].region == 1ull << 30);	/* CDM's 1 GiB */
+		assert_string_equal(ph[i].label, labels[k % 4]);
+		assert_int_equal(ph[i].write, k >= 4);		/* reads first */
+		assert_int_equal(ph[i].pass, (i - 1) % (1 + STRESS_CDM_PASSES));
+		assert_true(ph[i].limit_secs == 5);
+		assert_int_equal(ph[i].random, k % 4 >= 2);
+		assert_int_equal(ph[i].wrap, k % 4 < 2);
+	}
+	assert_string_equal(ph[1].name, "SEQ1M Q8T1 Read");
+	assert_int_equal(ph[1].qd, 8);
+	assert_int_equal(ph[1 + 2 * 6].block, 4096);
+	assert_int_equal(ph[1 + 2 * 6].qd, 32);
+	assert_string_equal(ph[n - 1].name, "RND4K Q1T1 Write");
+
+	/* --passes, --block and --qd (of the first test) */
+	cfg.passes = 2;
+	cfg.block = 65536;
+	cfg.qd = 32;
+	n = stress_plan(&cfg, 8ull << 30, 512, ph, STRESS_MAX_PHASES);
+	assert_int_equal(n, 1 + 8 * 3);
+	assert_string_equal(ph[1].name, "SEQ64K Q32T1 Read");
+	assert_int_equal(ph[1].block, 65536);
+	assert_string_equal(ph[4].label, "SEQ1M Q1T1");
+	/* the most passes fit the table; more do not */
+	cfg.passes = STRESS_CDM_MAX_PASSES;
+	assert_true(stress_plan(&cfg, 8ull << 30, 512, ph,
+				STRESS_MAX_PHASES) < STRESS_MAX_PHASES);
+	cfg.passes = STRESS_CDM_MAX_PASSES + 1;
+	assert_int_equal(stress_plan(&cfg, 8ull << 30, 512, ph,
+				     STRESS_MAX_PHASES), -EINVAL);
 }
 
 static void test_stress_plan_sweep(void **state)
