@@ -69,11 +69,12 @@ print(d["iops"] if sys.argv[2] == "iops" else d["bw_bytes"] / 1e6)' \
 ut_run() {
 	"$bin" stress "$target" --json "$@" >"$work/ut.json" 2>/dev/null || true
 }
-ut_get() {	# PHASE FIELD
+ut_get() {	# PHASE FIELD (of cdm's, the first pass after the warm-up)
 	python3 -c 'import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["result"] == "pass", "usbtrail run failed"
-print([p for p in j["phases"] if p["name"] == sys.argv[2]][0][sys.argv[3]])' \
+print([p for p in j["phases"] if p["name"] == sys.argv[2] and
+       p.get("pass", 1)][0][sys.argv[3]])' \
 		"$work/ut.json" "$1" "$2"
 }
 
@@ -103,9 +104,10 @@ fio_seq() {
 	fio_run sr read 1M 4 "" mbps >>"$work/sr.fio"
 }
 ut_rand() {
-	ut_run --size "$size" --profile cdm --duration "$dur" ${extra:+"$extra"}
-	ut_get "4K QD32 Write" iops >>"$work/rw.ut"
-	ut_get "4K QD32 Read" iops >>"$work/rr.ut"
+	ut_run --size "$size" --profile cdm --duration "$dur" --passes 1 \
+		${extra:+"$extra"}
+	ut_get "RND4K Q32T1 Write" iops >>"$work/rw.ut"
+	ut_get "RND4K Q32T1 Read" iops >>"$work/rr.ut"
 }
 fio_rand() {
 	fio_run rw randwrite 4k 32 "--time_based --runtime=$dur" iops \

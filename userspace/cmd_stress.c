@@ -7,14 +7,19 @@
  * profile, stress_render.c shows the progress, the summary (text or
  * --json) and the per-interval log, and this file picks the exit status:
  * 0 only when every I/O succeeded and every sector read back is what was
- * written.
+ * written.  It also catches SIGINT and SIGTERM: the first stops the run
+ * (stress.c finishes what is in flight and verifies what was written),
+ * a second ends the process at once.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "blkdev.h"
@@ -31,6 +36,8 @@
 #define CMD_STRESS_MAX_QD	1024u
 #define CMD_STRESS_MIN_INTERVAL	100u	/* ms */
 #define CMD_STRESS_MAX_INTERVAL	1000u
+/* A run a signal stopped, in which nothing went wrong (1: something did) */
+#define CMD_STRESS_EXIT_INTERRUPTED	4
 
 enum cmd_stress_profile {
 	CMD_STRESS_PROFILE_SEQ,
@@ -76,6 +83,7 @@ struct cmd_stress_opts {
 	uint64_t block;
 	uint64_t duration_s;
 	uint64_t qd;
+	uint64_t passes;
 	bool destroy_data;
 	bool verify_only;
 	unsigned int on_error;		/* enum cmd_stress_on_error */
@@ -94,19 +102,33 @@ const char cmd_stress_help[] =
 "\n"
 "Options:\n"
 "      --profile P         what to run (default seq):\n"
-"                            seq    sequential write, then verify\n"
-"                            cdm    sequential and random 4K tests at low and\n"
-"                                   high queue depth, as CrystalDiskMark does\n"
-"                            sweep  sequential throughput over block sizes\n"
-"                            soak   write and verify in a loop until\n"
-"                                   --duration ends or an error\n"
-"                            mixed  random reads and writes of mixed sizes\n"
+"                            seq    a sequential write of --size, then a\n"
+"                                   verifying read of it\n"
+"                            cdm    CrystalDiskMark 8's tests over --size\n"
+"                                   (default 1GiB): a sequential write of\n"
+"                                   it all, then SEQ1M Q8T1, SEQ1M Q1T1,\n"
+"                                   RND4K Q32T1 and RND4K Q1T1 reads, then\n"
+"                                   writes, each the best of --passes\n"
+"                            sweep  for each block size 512 to 8MiB, a\n"
+"                                   sequential write and a read of it\n"
+"                            soak   write and verify cycles until\n"
+"                                   --duration is up or an error\n"
+"                            mixed  sequential writes with bursts of\n"
+"                                   random 4K rewrites and fsyncs, then a\n"
+"                                   verifying read\n"
 "      --size N            use the first N bytes of TARGET (default: all)\n"
 "      --block N           bytes per I/O, a multiple of 512 up to 64MiB\n"
-"                          (default: set by the profile)\n"
-"      --duration S        stop after S seconds (1 to 2592000)\n"
+"                          (default: set by the profile; cdm: of its first\n"
+"                          test; sweep: not used)\n"
+"      --duration S        seconds, 1 to 2592000: seq and mixed stop\n"
+"                          writing after S, then verify what they wrote;\n"
+"                          cdm runs each pass of a test for S (default 5);\n"
+"                          sweep each test for S (2), at most once over\n"
+"                          --size; soak starts no cycle after S (60)\n"
 "      --qd N              I/Os in flight, 1 to 1024 (default: set by the\n"
-"                          profile)\n"
+"                          profile; cdm: of its first test)\n"
+"      --passes N          cdm: run each test N times, 1 to 9, after a\n"
+"                          warm-up, and keep the best (default 5)\n"
 "      --engine E          uring (io_uring, default) or sync (pread/pwrite)\n"
 "      --destroy-data      allow writing to TARGET if it is a block device\n"
 "                          or a file holding data a run of usbtrail stress\n"
@@ -118,15 +140,20 @@ const char cmd_stress_help[] =
 "      --reopen-timeout S  how long reopen waits (default 120)\n"
 "      --interval MS       throughput log interval in ms, 100 to 1000\n"
 "                          (default 1000)\n"
-"      --log FILE          write the per-interval throughput log to FILE\n"
+"      --log FILE          write the per-interval throughput log to FILE,\n"
+"                          opened before the run, a line as each interval\n"
+"                          ends\n"
 "      --json              print results as JSON\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
 "Every sector written names its offset, run and generation; the read-back\n"
 "reports bad sectors as changed, overwritten, stale, zeroed or garbage with\n"
-"their byte ranges.  Exit status: 0 all good, 1 I/O errors or bad sectors\n"
-"(or the run could not start), 2 usage.\n";
+"their byte ranges.  SIGINT (Ctrl-C) or SIGTERM stops the run: what is in\n"
+"flight completes, what was written is read back and verified, and the\n"
+"summary says \"interrupted\"; a second signal ends it at once.\n"
+"Exit status: 0 all good, 1 I/O errors or bad sectors (or the run could\n"
+"not start), 2 usage, 4 interrupted with nothing bad found.\n";
 
 enum {
 	CMD_STRESS_OPT_PROFILE = 256,
@@ -142,6 +169,7 @@ enum {
 	CMD_STRESS_OPT_INTERVAL,
 	CMD_STRESS_OPT_LOG,
 	CMD_STRESS_OPT_REOPEN_TIMEOUT,
+	CMD_STRESS_OPT_PASSES,
 };
 
 /* One option of cmd_stress_parse() but -h.  Return: 0 or CLI_EXIT_USAGE. */
@@ -219,6 +247,11 @@ static int cmd_stress_parse_opt(int c, const char *arg,
 				     &opts->reopen_timeout))
 			return CLI_EXIT_USAGE;
 		break;
+	case CMD_STRESS_OPT_PASSES:
+		if (cli_parse_number(CMD_STRESS_NAME, "--passes", arg, 0, 1,
+				     STRESS_CDM_MAX_PASSES, &opts->passes))
+			return CLI_EXIT_USAGE;
+		break;
 	}
 	return 0;
 }
@@ -245,6 +278,9 @@ static int cmd_stress_parse_args(int argc, char **argv,
 	if (opts->size && opts->block && opts->size < opts->block)
 		return cli_usage_error(CMD_STRESS_NAME,
 				       "--size is smaller than --block");
+	if (opts->passes && opts->profile != CMD_STRESS_PROFILE_CDM)
+		return cli_usage_error(CMD_STRESS_NAME,
+				       "--passes is for --profile cdm");
 	return 0;
 }
 
@@ -268,6 +304,7 @@ static int cmd_stress_parse(int argc, char **argv,
 		{ "log",	  required_argument, NULL, CMD_STRESS_OPT_LOG },
 		{ "reopen-timeout", required_argument, NULL,
 		  CMD_STRESS_OPT_REOPEN_TIMEOUT },
+		{ "passes",	  required_argument, NULL, CMD_STRESS_OPT_PASSES },
 		{ NULL,		  0,		     NULL, 0 }
 	};
 	int c, ret;
@@ -289,6 +326,58 @@ static int cmd_stress_parse(int argc, char **argv,
 	return cmd_stress_parse_args(argc, argv, opts);
 }
 
+/*
+ * The first SIGINT or SIGTERM, for stress_run() to stop on; 0 until then.
+ * A second signal ends the process by the default action, except the
+ * other one of the two within a second of the first: Ctrl-C under
+ * "usbtrail record" sends both, the terminal's SIGINT and record's
+ * SIGTERM, and that is one request to stop.
+ */
+static atomic_int cmd_stress_signal;		/* lock-free: signal-safe */
+static struct timespec cmd_stress_signal_at;	/* the handler's own */
+
+static void cmd_stress_on_signal(int sig)
+{
+	int first = atomic_load(&cmd_stress_signal);
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!first) {
+		cmd_stress_signal_at = now;
+		atomic_store(&cmd_stress_signal, sig);
+		return;
+	}
+	if (sig != first &&
+	    (long long)(now.tv_sec - cmd_stress_signal_at.tv_sec) *
+	    1000000000 + now.tv_nsec - cmd_stress_signal_at.tv_nsec <
+	    1000000000)
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Both handlers, each blocking the other while it runs.  A signal the
+ * parent ignores stays ignored, as a job in the background ignores the
+ * terminal's SIGINT.
+ */
+static void cmd_stress_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cmd_stress_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 /* What stress_run() is to do, from the options. */
 static void cmd_stress_config(const struct cmd_stress_opts *opts,
 			      struct stress_render_out *out,
@@ -299,14 +388,17 @@ static void cmd_stress_config(const struct cmd_stress_opts *opts,
 	cfg->block = (uint32_t)opts->block;
 	cfg->qd = (unsigned int)opts->qd;
 	cfg->duration = (double)opts->duration_s;
+	cfg->passes = (unsigned int)opts->passes;
 	cfg->on_error = (enum stress_on_error)opts->on_error;
 	cfg->engine = (enum ioengine_kind)opts->engine;
 	cfg->interval_ms = (unsigned int)opts->interval_ms;
 	cfg->verify_only = opts->verify_only;
 	cfg->reopen_timeout = (double)opts->reopen_timeout;
 	cfg->trace_marker = getenv("USBTRAIL_TRACE_MARKER");
+	cfg->interrupt = &cmd_stress_signal;
 	cfg->progress = stress_render_progress;
 	cfg->message = stress_render_message;
+	cfg->interval = stress_render_interval;
 	cfg->ctx = out;
 }
 
@@ -329,39 +421,56 @@ static void cmd_stress_run_error(const struct cmd_stress_opts *opts,
 }
 
 /*
- * The summary and the --log of a run that happened.  Return: whether it
- * passed: every I/O succeeded, every sector read back is what was
- * written, and the log could be written.
+ * The summary and the --log of a run that happened.  Return: the exit
+ * status: 0 when it passed (every I/O succeeded, every sector read back
+ * is what was written, and the log could be written), 1 when not, or
+ * CMD_STRESS_EXIT_INTERRUPTED when a signal stopped it and nothing of
+ * that went wrong.
  */
-static bool cmd_stress_report(const struct cmd_stress_opts *opts,
-			      const struct blkdev_target *t,
-			      const struct stress_result *res)
+static int cmd_stress_report(const struct cmd_stress_opts *opts,
+			     struct stress_render_out *out,
+			     const struct blkdev_target *t,
+			     const struct stress_result *res)
 {
 	struct stress_render_run run = {
 		.profile = cmd_stress_profiles[opts->profile],
-		.cdm = opts->profile == CMD_STRESS_PROFILE_CDM,
+		.cdm = opts->profile == CMD_STRESS_PROFILE_CDM &&
+		       !opts->verify_only,
+		.soak = opts->profile == CMD_STRESS_PROFILE_SOAK &&
+			!opts->verify_only,
+		.passes = opts->passes ? (unsigned int)opts->passes :
+			  STRESS_CDM_PASSES,
 		.verify_only = opts->verify_only,
 	};
-	bool pass;
+	enum stress_render_result result = STRESS_RENDER_PASS;
 	int err;
 
-	pass = !res->errors_total && !verify_report_bad(res->report) &&
-	       !verify_report_bad(res->reopen_report) && !res->stopped;
-	if (opts->json)
-		stress_render_json(&run, t, res, pass);
-	else
-		stress_render_text(&run, t, res);
+	if (res->errors_total || verify_report_bad(res->report) ||
+	    verify_report_bad(res->reopen_report) || res->stopped)
+		result = STRESS_RENDER_FAIL;
+	else if (res->interrupted)
+		result = STRESS_RENDER_INTERRUPTED;
 	if (opts->log) {
-		err = stress_render_log(opts->log, res);
+		err = stress_render_log_close(out, res);
 		if (err) {
 			fprintf(stderr, CLI_PROG " " CMD_STRESS_NAME
 				": %s: %s\n", opts->log, strerror(-err));
-			pass = false;
+			result = STRESS_RENDER_FAIL;
 		}
 	}
-	if (!opts->json)
-		printf("result: %s\n", pass ? "PASS" : "FAIL");
-	return pass;
+	if (opts->json)
+		stress_render_json(&run, t, res, result);
+	else
+		stress_render_text(&run, t, res, result);
+	switch (result) {
+	case STRESS_RENDER_PASS:
+		return CLI_EXIT_OK;
+	case STRESS_RENDER_INTERRUPTED:
+		return CMD_STRESS_EXIT_INTERRUPTED;
+	case STRESS_RENDER_FAIL:
+		break;
+	}
+	return CLI_EXIT_FAILURE;
 }
 
 int cmd_stress_main(int argc, char **argv)
@@ -394,6 +503,16 @@ int cmd_stress_main(int argc, char **argv)
 		ret = CLI_EXIT_FAILURE;
 		goto out;
 	}
+	/* Before the target: a --log that cannot be written stops us here. */
+	if (opts.log) {
+		err = stress_render_log_open(&out, opts.log);
+		if (err) {
+			fprintf(stderr, CLI_PROG " " CMD_STRESS_NAME
+				": --log %s: %s\n", opts.log, strerror(-err));
+			ret = CLI_EXIT_FAILURE;
+			goto out;
+		}
+	}
 	bo.size = opts.size;
 	bo.destroy_data = opts.destroy_data;
 	bo.readonly = opts.verify_only;
@@ -406,6 +525,7 @@ int cmd_stress_main(int argc, char **argv)
 
 	out.tty = isatty(STDERR_FILENO);
 	cmd_stress_config(&opts, &out, &cfg);
+	cmd_stress_catch_signals();
 	err = stress_run(t, &bo, &cfg, res);
 	if (err) {
 		blkdev_drop_unwritten(t);
@@ -413,9 +533,11 @@ int cmd_stress_main(int argc, char **argv)
 		ret = CLI_EXIT_FAILURE;
 		goto out;
 	}
-	ret = cmd_stress_report(&opts, t, res) ? CLI_EXIT_OK :
-	      CLI_EXIT_FAILURE;
+	if (res->interrupted && !res->written_bytes)
+		blkdev_drop_unwritten(t);
+	ret = cmd_stress_report(&opts, &out, t, res);
 out:
+	stress_render_log_close(&out, NULL);
 	if (res)
 		stress_result_free(res);
 	free(res);

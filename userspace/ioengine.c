@@ -11,6 +11,12 @@
  *
  * Requests are queued (ioengine_queue) and become visible to the kernel at
  * the next ioengine_reap(), which submits and collects in one system call.
+ *
+ * Each request is timed as fio times its completion latency: submit_ns
+ * when the kernel gets it (the pwrite/pread, or the io_uring_enter that
+ * submits it: not when it is queued, as the caller fills the buffers of
+ * the rest of a batch in between), done_ns when the engine sees it
+ * complete (one clock reading for a batch reaped together).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <liburing.h>
@@ -30,6 +37,7 @@ struct ioengine {
 	unsigned int qd;
 	struct io_uring ring;
 	unsigned int queued;		/* uring: not yet submitted */
+	struct ioengine_req **pending;	/* uring: those, to time */
 	unsigned int inflight;		/* uring: submitted, not reaped */
 	/* uring: the caller's buffers, registered with the ring */
 	const char *fixed_base;
@@ -39,6 +47,14 @@ struct ioengine {
 	struct ioengine_req **done;
 	unsigned int done_head, done_n;
 };
+
+static uint64_t ioengine_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 const char *ioengine_kind_name(enum ioengine_kind kind)
 {
@@ -98,8 +114,14 @@ int ioengine_create(enum ioengine_kind kind, int fd, unsigned int qd,
 	e->fd = fd;
 	e->qd = qd;
 	if (kind == IOENGINE_URING) {
+		e->pending = calloc(qd, sizeof(*e->pending));
+		if (!e->pending) {
+			free(e);
+			return -ENOMEM;
+		}
 		err = ioengine_uring_init(&e->ring, qd);
 		if (err) {
+			free(e->pending);
 			free(e);
 			return err;
 		}
@@ -120,6 +142,7 @@ void ioengine_free(struct ioengine *e)
 		return;
 	if (e->kind == IOENGINE_URING)
 		io_uring_queue_exit(&e->ring);
+	free(e->pending);
 	free(e->done);
 	free(e);
 }
@@ -229,7 +252,9 @@ int ioengine_queue(struct ioengine *e, struct ioengine_req *r)
 	if (e->kind == IOENGINE_SYNC) {
 		if (e->done_n == e->qd)
 			return -EBUSY;
+		r->submit_ns = ioengine_now_ns();
 		r->res = ioengine_finish(e->fd, r, 0);
+		r->done_ns = ioengine_now_ns();
 		e->done[(e->done_head + e->done_n++) % e->qd] = r;
 		return 0;
 	}
@@ -251,7 +276,7 @@ int ioengine_queue(struct ioengine *e, struct ioengine_req *r)
 		io_uring_prep_read(sqe, e->fd, r->buf, r->len, r->offset);
 	}
 	io_uring_sqe_set_data(sqe, r);
-	e->queued++;
+	e->pending[e->queued++] = r;
 	return 0;
 }
 
@@ -270,6 +295,7 @@ int ioengine_reap(struct ioengine *e, struct ioengine_req **done,
 {
 	struct io_uring_cqe *cqe;
 	unsigned int n = 0, head;
+	uint64_t now;
 	int ret;
 
 	if (e->kind == IOENGINE_SYNC) {
@@ -282,6 +308,10 @@ int ioengine_reap(struct ioengine *e, struct ioengine_req **done,
 	}
 
 	if (e->queued || (wait && e->inflight)) {
+		/* what the submission takes counts as latency, as in fio */
+		now = ioengine_now_ns();
+		for (head = 0; head < e->queued; head++)
+			e->pending[head]->submit_ns = now;
 		do {
 			ret = io_uring_submit_and_wait(&e->ring,
 					wait && (e->queued || e->inflight));
@@ -290,6 +320,9 @@ int ioengine_reap(struct ioengine *e, struct ioengine_req **done,
 			return ret;
 		e->inflight += (unsigned int)ret;
 		e->queued -= (unsigned int)ret;
+		/* rarely some stay queued (a full ring): first in line next */
+		memmove(e->pending, e->pending + ret,
+			e->queued * sizeof(*e->pending));
 	} else if (e->inflight) {
 		/* deferred completions are posted only when asked for */
 		ret = io_uring_get_events(&e->ring);
@@ -310,11 +343,16 @@ int ioengine_reap(struct ioengine *e, struct ioengine_req **done,
 
 	/* Short transfers: rare (a signal, the end of a file); finish them
 	 * here so the caller only sees whole blocks or errors. */
+	now = ioengine_now_ns();
 	for (head = 0; head < n; head++) {
 		struct ioengine_req *r = done[head];
 
-		if (r->res >= 0 && (uint32_t)r->res < r->len)
+		if (r->res >= 0 && (uint32_t)r->res < r->len) {
 			r->res = ioengine_finish(e->fd, r, (size_t)r->res);
+			r->done_ns = ioengine_now_ns();
+		} else {
+			r->done_ns = now;
+		}
 	}
 	return (int)n;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ioengine.h - submit reads and writes at a queue depth: io_uring, or plain
- * pwrite/pread one at a time.
+ * pwrite/pread one at a time; each request timed from its submission to
+ * its completion.
  */
 #ifndef USBTRAIL_IOENGINE_H
 #define USBTRAIL_IOENGINE_H
@@ -23,6 +24,11 @@ struct ioengine_req {
 	bool write;
 	int res;		/* bytes transferred or -errno, when reaped */
 	unsigned int slot;	/* the caller's */
+	/*
+	 * CLOCK_MONOTONIC ns, set by the engine: given to the kernel, and
+	 * seen complete (the latency is done_ns - submit_ns)
+	 */
+	uint64_t submit_ns, done_ns;
 };
 
 struct ioengine;

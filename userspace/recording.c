@@ -372,10 +372,19 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 		snprintf(s->name, sizeof(s->name), "%s", phase);
 		if (recording_kv(text, "run", v, sizeof(v)))
 			snprintf(s->run, sizeof(s->run), "%s", v);
-		s->write = recording_word(phase, "write") ||
-			   recording_word(phase, "mixed");
+		/*
+		 * op= and random= from usbtrail 0.2 on; before, only the
+		 * phase's name said
+		 */
+		if (recording_kv(text, "op", v, sizeof(v)))
+			s->write = !strcmp(v, "write");
+		else
+			s->write = recording_word(phase, "write") ||
+				   recording_word(phase, "mixed");
 		s->random = recording_word(phase, "random") ||
-			    !strncmp(phase, "4K-QD", 5);
+			    !strncmp(phase, "4K-QD", 5) ||
+			    (recording_kv(text, "random", v, sizeof(v)) &&
+			     !strcmp(v, "1"));
 		if (recording_kv(text, "block", v, sizeof(v)))
 			s->block = (uint32_t)strtoul(v, NULL, 10);
 		if (recording_kv(text, "qd", v, sizeof(v)))

@@ -16,6 +16,11 @@
  * what was written before the failure, re-issues the failed requests and
  * resumes.
  *
+ * A signal the caller caught (cfg->interrupt) stops the issuing of new
+ * requests; what is in flight completes, the phase ends as interrupted,
+ * and when it was a write, what this generation wrote is read back and
+ * checked as one more phase, "verify", before the run ends.
+ *
  * Phases and errors are also written to the kernel's trace_marker when it
  * is writable, one line each (docs/stress.md), for "usbtrail record".
  * Everything a user should see goes through cfg->message; nothing here
@@ -126,6 +131,11 @@ struct stress_ctx {
 	int marker_fd;
 	uint64_t rng;
 	bool in_reverify;
+	bool ignore_interrupt;		/* the read-back after a signal */
+	uint64_t written_end;		/* this generation wrote [0, it) */
+	struct hist *rates;		/* the phase's whole intervals, B/s */
+	struct hist *lat;		/* the phase's completions, ns */
+	double first_rate;		/* soak: cycle 1's write, MB/s */
 };
 
 static double stress_now(void)
@@ -196,6 +206,25 @@ static void stress_marker(struct stress_ctx *c, const char *phase,
 	}
 }
 
+/* The signal cfg->interrupt holds, or 0 (also during the read-back). */
+static int stress_interrupted(const struct stress_ctx *c)
+{
+	if (!c->cfg->interrupt || c->ignore_interrupt)
+		return 0;
+	return atomic_load(c->cfg->interrupt);
+}
+
+/* "SIGINT", for the markers and the summary */
+void stress_signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+}
+
 static uint64_t stress_rand(struct stress_ctx *c)
 {
 	c->rng += 0x9e3779b97f4a7c15ull;
@@ -219,6 +248,82 @@ static void stress_phase_set(struct stress_phase *p, const char *name,
 	p->qd = qd;
 	p->region = region - region % block;
 	p->limit_secs = secs;
+}
+
+/* "SEQ1M Q8T1", "RND4K Q32T1": CrystalDiskMark's name of a test. */
+static void stress_cdm_label(char *buf, size_t len, bool random,
+			     uint32_t block, unsigned int qd)
+{
+	char size[16];
+
+	if (block >= (1u << 20) && !(block % (1u << 20)))
+		snprintf(size, sizeof(size), "%uM", block >> 20);
+	else if (block >= 1024 && !(block % 1024))
+		snprintf(size, sizeof(size), "%uK", block >> 10);
+	else
+		snprintf(size, sizeof(size), "%u", block);
+	snprintf(buf, len, "%s%s Q%uT1", random ? "RND" : "SEQ", size, qd);
+}
+
+/*
+ * CrystalDiskMark 8's default tests, as it runs them (DiskBench.cpp):
+ * the test file filled first ("prepare": a sequential write of it all,
+ * so every read checks data), then SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1
+ * and RND4K Q1T1 reads, then the same writes; each test a warm-up run
+ * (pass 0) and @cfg->passes scored ones, each --duration, a sequential
+ * one on from the start when it reaches the end.  Writes rewrite what
+ * "prepare" wrote, the same contents.  --block and --qd change the first
+ * test.  Pure.
+ */
+static int stress_plan_cdm(const struct stress_config *cfg, uint64_t size,
+			   uint32_t lbs, struct stress_phase *phases,
+			   size_t max)
+{
+	static const struct {
+		bool random;
+		uint32_t block;
+		unsigned int qd;
+	} tests[] = {
+		{ false, 1u << 20, 8 }, { false, 1u << 20, 1 },
+		{ true, 4096, 32 }, { true, 4096, 1 },
+	};
+	unsigned int passes = cfg->passes ? cfg->passes : STRESS_CDM_PASSES;
+	double dur = cfg->duration ? cfg->duration : 5;
+	unsigned int w, t, p;
+	size_t n = 0;
+
+	if (size < (1u << 20) || lbs > 4096 || passes > STRESS_CDM_MAX_PASSES ||
+	    (cfg->block && (cfg->block % lbs || cfg->block > size)))
+		return -EINVAL;
+	if (max < 1 + 2 * 4 * (1 + (size_t)passes))
+		return -E2BIG;
+	stress_phase_set(&phases[n++], "prepare", "", true, false, 1u << 20, 4,
+			 size, 0);
+	for (w = 0; w < 2; w++) {
+		for (t = 0; t < 4; t++) {
+			uint32_t block = tests[t].block;
+			unsigned int qd = tests[t].qd;
+			char label[24], name[32];
+
+			if (!t && cfg->block)
+				block = cfg->block;
+			if (!t && cfg->qd)
+				qd = cfg->qd;
+			stress_cdm_label(label, sizeof(label), tests[t].random,
+					 block, qd);
+			snprintf(name, sizeof(name), "%s %s", label,
+				 w ? "Write" : "Read");
+			for (p = 0; p <= passes; p++) {
+				struct stress_phase *ph = &phases[n++];
+
+				stress_phase_set(ph, name, label, w, tests[t].random,
+						 block, qd, size, dur);
+				ph->pass = p;
+				ph->wrap = !tests[t].random;
+			}
+		}
+	}
+	return (int)n;
 }
 
 /**
@@ -252,6 +357,15 @@ int stress_plan(const struct stress_config *cfg, uint64_t target_size,
 		stress_phase_set(&phases[n++], __VA_ARGS__);	\
 	} while (0)
 
+	if (cfg->verify_only) {
+		/* whatever the profile: a read of what a run left */
+		block = block ? block : 1u << 20;
+		qd = qd ? qd : 4;
+		if (size < block || block % lbs)
+			return -EINVAL;
+		STRESS_ADD("verify", "", false, false, block, qd, size, 0);
+		return (int)n;
+	}
 	switch (cfg->profile) {
 	case STRESS_PROFILE_SEQ:
 	case STRESS_PROFILE_MIXED:
@@ -259,11 +373,6 @@ int stress_plan(const struct stress_config *cfg, uint64_t target_size,
 		qd = qd ? qd : 4;
 		if (size < block || block % lbs)
 			return -EINVAL;
-		if (cfg->verify_only) {
-			STRESS_ADD("verify", "", false, false, block, qd, size,
-				   0);
-			break;
-		}
 		/* --duration cuts the write short; the read then checks
 		 * what it reached (see stress_run()). */
 		STRESS_ADD(cfg->profile == STRESS_PROFILE_MIXED ? "mixed" :
@@ -274,29 +383,7 @@ int stress_plan(const struct stress_config *cfg, uint64_t target_size,
 	case STRESS_PROFILE_CDM:
 		if (!cfg->size && size > STRESS_CDM_SIZE)
 			size = STRESS_CDM_SIZE;
-		dur = dur ? dur : 5;
-		if (size < (1u << 20) || lbs > 4096)
-			return -EINVAL;
-		/* Seq Write covers the region so every later read checks
-		 * data; random writes rewrite it with the same contents. */
-		STRESS_ADD("Seq Write", "Seq", true, false,
-			   block ? block : 1u << 20, qd ? qd : 8, size, 0);
-		STRESS_ADD("Seq Read", "Seq", false, false,
-			   block ? block : 1u << 20, qd ? qd : 8, size, 0);
-		phases[n - 1].limit_secs = dur;
-		STRESS_ADD("Random Write 512KB", "Random 512KB", true, true,
-			   512u << 10, 1, size, dur);
-		STRESS_ADD("Random Read 512KB", "Random 512KB", false, true,
-			   512u << 10, 1, size, dur);
-		STRESS_ADD("4K QD1 Write", "4K QD1", true, true, 4096, 1,
-			   size, dur);
-		STRESS_ADD("4K QD1 Read", "4K QD1", false, true, 4096, 1, size,
-			   dur);
-		STRESS_ADD("4K QD32 Write", "4K QD32", true, true, 4096, 32,
-			   size, dur);
-		STRESS_ADD("4K QD32 Read", "4K QD32", false, true, 4096, 32,
-			   size, dur);
-		break;
+		return stress_plan_cdm(cfg, size, lbs, phases, max);
 	case STRESS_PROFILE_SWEEP:
 		if (!cfg->size && size > STRESS_SWEEP_SIZE)
 			size = STRESS_SWEEP_SIZE;
@@ -579,18 +666,79 @@ static void stress_unreadable(struct stress_ctx *c, struct verify_report *rep,
 	verify_report_add(rep, r->offset, r->len, &vs);
 }
 
+/**
+ * stress_intervals_merge() - halve the intervals kept, merging neighbours
+ * @iv: intervals, in order
+ * @n:  their number
+ *
+ * Each pair of neighbours of one phase and cycle becomes one interval:
+ * bytes, requests and seconds summed, a dip if either was.  Pure.
+ *
+ * Return: the number left, about @n / 2 (one more per phase at most).
+ */
+size_t stress_intervals_merge(struct stress_interval *iv, size_t n)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		struct stress_interval m = iv[i++];
+
+		if (i < n && iv[i].phase == m.phase &&
+		    iv[i].cycle == m.cycle) {
+			m.secs += iv[i].secs;
+			m.bytes += iv[i].bytes;
+			m.ios += iv[i].ios;
+			m.dip = m.dip || iv[i].dip;
+			i++;
+		}
+		iv[o++] = m;
+	}
+	return o;
+}
+
+/*
+ * An interval as it ends, to cfg->interval (the --log): a dip when below
+ * STRESS_DIP_FRACTION of the pace of its phase so far, as
+ * stress_flag_dips() judges the whole phase at its end.
+ */
+static void stress_interval_emit(struct stress_ctx *c,
+				 const struct stress_interval *iv)
+{
+	struct stress_interval line = *iv;
+	double rate = (double)iv->bytes / iv->secs;
+
+	if (iv->secs >= stress_interval_secs(c->cfg) * 0.99) {
+		hist_add(c->rates, (uint64_t)rate);
+		line.dip = c->rates->count >= 3 &&
+			   rate < (double)hist_percentile(c->rates, 90) *
+			   STRESS_DIP_FRACTION;
+	}
+	if (c->cfg->interval)
+		c->cfg->interval(c->cfg->ctx, c->res, &line);
+}
+
+/*
+ * Keep an interval of phase @phase (res->phases) of @cycle, and emit it.
+ * At STRESS_MAX_INTERVALS, those kept merge in pairs first: memory stays
+ * bounded whatever the run's length.
+ */
 static int stress_interval_push(struct stress_ctx *c, unsigned int phase,
-				double t, double secs, uint64_t bytes,
-				uint64_t ios)
+				unsigned int cycle, double t, double secs,
+				uint64_t bytes, uint64_t ios)
 {
 	struct stress_result *res = c->res;
 	struct stress_interval *iv;
 
 	if (secs <= 0)
 		return 0;
+	if (res->nintervals == STRESS_MAX_INTERVALS)
+		res->nintervals = stress_intervals_merge(res->intervals,
+							 res->nintervals);
 	if (res->nintervals == c->capintervals) {
 		size_t cap = c->capintervals ? c->capintervals * 2 : 256;
 
+		if (cap > STRESS_MAX_INTERVALS)
+			cap = STRESS_MAX_INTERVALS;
 		iv = realloc(res->intervals, cap * sizeof(*iv));
 		if (!iv)
 			return -ENOMEM;
@@ -599,12 +747,32 @@ static int stress_interval_push(struct stress_ctx *c, unsigned int phase,
 	}
 	iv = &res->intervals[res->nintervals++];
 	iv->phase = phase;
+	iv->cycle = cycle;
 	iv->t = t - c->t0;
 	iv->secs = secs;
 	iv->bytes = bytes;
 	iv->ios = ios;
 	iv->dip = false;
+	stress_interval_emit(c, iv);
 	return 0;
+}
+
+/* The dips of phase @index, once it is over: its intervals are kept. */
+static void stress_phase_dips(struct stress_ctx *c, unsigned int index)
+{
+	struct stress_result *res = c->res;
+	bool *dip = calloc(res->nintervals ? res->nintervals : 1, 1);
+	size_t k;
+
+	if (!dip)
+		return;
+	stress_flag_dips(res->intervals, res->nintervals, index,
+			 stress_interval_secs(c->cfg), dip,
+			 &res->phases[index].dips);
+	for (k = 0; k < res->nintervals; k++)
+		if (dip[k])
+			res->intervals[k].dip = true;
+	free(dip);
 }
 
 static int stress_reopen(struct stress_ctx *c, const char *phase,
@@ -626,6 +794,8 @@ struct stress_loop {
 	size_t nretry, capretry;
 	bool stop_issuing;
 	bool failed;			/* stop: ended by an error */
+	bool interrupted;		/* ended by a signal */
+	bool wrapped;			/* a wrap phase went on from 0 */
 	bool want_reopen;
 	unsigned int inflight;
 	unsigned int errors;
@@ -657,8 +827,13 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 {
 	const struct stress_phase *ph = l->ph;
 	uint64_t limit = ph->limit_bytes ? ph->limit_bytes : ph->region;
+	unsigned int wraps;
 
 	*write = ph->write;
+	if (stress_interrupted(c)) {
+		l->interrupted = true;
+		return false;
+	}
 	if (l->stop_issuing || l->fsync_pending)
 		return false;
 	/* After a reopen: what failed before it, first. */
@@ -691,8 +866,15 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 		l->issued += *len;
 		return true;
 	}
-	for (;;) {
-		if (l->next >= ph->region || l->issued >= limit)
+	for (wraps = 0;;) {
+		if (l->next >= ph->region && ph->wrap && ph->limit_secs > 0) {
+			if (wraps++)	/* all of it skipped: nothing to do */
+				return false;
+			l->next = 0;
+			l->wrapped = true;
+		}
+		if (l->next >= ph->region ||
+		    (!l->wrapped && l->issued >= limit))
 			return false;
 		*off = l->next;
 		*len = (uint32_t)(ph->region - l->next < ph->block ?
@@ -702,7 +884,8 @@ static bool stress_next(struct stress_ctx *c, struct stress_loop *l,
 		/* Nothing to learn from reading back a failed write. */
 		if (ph->write || !stress_bad_covers_all(c, *off, *len))
 			break;
-		c->res->not_written += *len;
+		if (!l->wrapped)
+			c->res->not_written += *len;
 	}
 	if (ph->mixed && l->next >= l->mixed_next) {
 		l->mixed_next += STRESS_MIXED_EVERY;
@@ -731,6 +914,8 @@ static void stress_progress(struct stress_ctx *c, struct stress_loop *l,
 	else if (l->ph->limit_secs > 0)
 		p.eta = l->ph->limit_secs - p.elapsed;
 	p.final = final;
+	p.interrupted = l->interrupted;
+	p.cycle = l->ph->cycle;
 	c->cfg->progress(c->cfg->ctx, &p);
 }
 
@@ -747,6 +932,8 @@ static int stress_complete(struct stress_ctx *c, struct stress_loop *l,
 	if (!err) {
 		l->done_bytes += r->len;
 		l->done_ios++;
+		if (!c->in_reverify)
+			hist_add(c->lat, r->done_ns - r->submit_ns);
 		if (!r->write && l->ph->verify)
 			stress_verify(c, l->rep, r);
 		return 0;
@@ -843,6 +1030,11 @@ static int stress_idle(struct stress_ctx *c, struct stress_loop *l)
 	if (!l->want_reopen)
 		return 0;
 	l->want_reopen = false;
+	if (stress_interrupted(c)) {
+		/* no reopen after a signal: the error stands */
+		l->failed = true;
+		return 0;
+	}
 	err = stress_reopen(c, ph->name, ph->write && !ph->random ?
 			    l->lowest_failed : 0);
 	if (err == -ENODEV) {
@@ -884,10 +1076,12 @@ static int stress_reap(struct stress_ctx *c, struct stress_loop *l,
 }
 
 static void stress_phase_result_set(struct stress_phase_result *pr,
-				    const struct stress_loop *l, double secs)
+				    const struct stress_loop *l,
+				    const struct hist *lat, double secs)
 {
 	const struct stress_phase *ph = l->ph;
 
+	memset(pr, 0, sizeof(*pr));
 	pr->ph = *ph;
 	pr->bytes = l->done_bytes;
 	pr->ios = l->done_ios;
@@ -896,7 +1090,14 @@ static void stress_phase_result_set(struct stress_phase_result *pr,
 	pr->mbps = pr->secs > 0 ? (double)pr->bytes / pr->secs / 1e6 : 0;
 	pr->iops = pr->secs > 0 ? (double)pr->ios / pr->secs : 0;
 	pr->errors = l->errors;
-	pr->completed = !l->failed;
+	pr->completed = !l->failed && !l->interrupted;
+	pr->interrupted = l->interrupted;
+	pr->lat_min = lat->min;
+	pr->lat_mean = hist_mean(lat);
+	pr->lat_p50 = hist_percentile(lat, 50);
+	pr->lat_p99 = hist_percentile(lat, 99);
+	pr->lat_p999 = hist_percentile(lat, 99.9);
+	pr->lat_max = lat->max;
 }
 
 /**
@@ -919,6 +1120,7 @@ static int stress_phase_run(struct stress_ctx *c,
 	double start, istart, last_progress = 0, now;
 	uint64_t ibytes = 0, iios = 0;
 	double interval = stress_interval_secs(c->cfg);
+	char why[48] = "", sig[24], pass[16] = "";
 	struct stress_loop l = {
 		.ph = ph, .index = index, .rep = rep,
 		.lowest_failed = UINT64_MAX,
@@ -927,8 +1129,20 @@ static int stress_phase_run(struct stress_ctx *c,
 	unsigned int qd = ph->qd < c->nslots ? ph->qd : c->nslots;
 	int err = 0;
 
+	if (ph->label[0])
+		snprintf(pass, sizeof(pass), " pass=%u", ph->pass);
 	stress_marker(c, ph->name, "start", "block=%" PRIu32 " qd=%u "
-		      "size=%" PRIu64, ph->block, qd, ph->region);
+		      "size=%" PRIu64 " op=%s%s%s", ph->block, qd, ph->region,
+		      ph->write ? "write" : "read", ph->random ? " random=1" : "",
+		      pass);
+	if (pr) {
+		/* the --log names it while it runs */
+		memset(pr, 0, sizeof(*pr));
+		pr->ph = *ph;
+		/* not for a reverify: it runs inside a phase */
+		hist_init(c->rates);
+		hist_init(c->lat);
+	}
 	start = istart = stress_now();
 	for (;;) {
 		stress_burst_fsync(c, &l);
@@ -949,9 +1163,9 @@ static int stress_phase_run(struct stress_ctx *c,
 			goto out;
 		now = stress_now();
 		if (now - istart >= interval) {
-			if (pr && stress_interval_push(c, index, istart,
-						       now - istart, ibytes,
-						       iios)) {
+			if (pr && stress_interval_push(c, index, ph->cycle,
+						       istart, now - istart,
+						       ibytes, iios)) {
 				err = -ENOMEM;
 				goto out;
 			}
@@ -967,16 +1181,32 @@ static int stress_phase_run(struct stress_ctx *c,
 	}
 	now = stress_now();
 	if (pr && ibytes)
-		stress_interval_push(c, index, istart, now - istart, ibytes,
-				     iios);
+		stress_interval_push(c, index, ph->cycle, istart, now - istart,
+				     ibytes, iios);
 	stress_progress(c, &l, start, true);
-	if (pr)
-		stress_phase_result_set(pr, &l, now - start);
+	if (pr) {
+		stress_phase_result_set(pr, &l, c->lat, now - start);
+		stress_phase_dips(c, index);
+		if (ph->write)
+			c->res->written_bytes += l.done_bytes;
+		else
+			c->res->read_bytes += l.done_bytes;
+	}
+	if (ph->write && !ph->random && l.next > c->written_end)
+		c->written_end = l.next;
 	if (l.failed)
 		c->res->stopped = true;
+	if (l.interrupted && !c->res->interrupted)
+		c->res->interrupted = atomic_load(c->cfg->interrupt);
+	if (l.failed || l.interrupted)
+		snprintf(why, sizeof(why), " stopped=1");
+	if (l.interrupted) {
+		stress_signal_name(c->res->interrupted, sig, sizeof(sig));
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			 " interrupted=%s", sig);
+	}
 	stress_marker(c, ph->name, "end", "bytes=%" PRIu64 " secs=%.3f "
-		      "errors=%u%s", l.done_bytes, now - start, l.errors,
-		      l.failed ? " stopped=1" : "");
+		      "errors=%u%s", l.done_bytes, now - start, l.errors, why);
 out:
 	free(l.retry);
 	return err;
@@ -1013,6 +1243,10 @@ static int stress_reopen_wait(struct stress_ctx *c, const char *phase,
 	for (;;) {
 		double now = stress_now();
 
+		if (stress_interrupted(c)) {
+			stress_msg(c, "interrupted while waiting for %s", path);
+			return -ENODEV;
+		}
 		if (now >= deadline) {
 			stress_msg(c, "gave up: %s did not come back", path);
 			stress_marker(c, phase, "gone", NULL);
@@ -1324,46 +1558,169 @@ static void stress_result_restart(struct stress_result *res)
 	res->nintervals = 0;
 }
 
+static double stress_min(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+/**
+ * stress_soak_add() - a whole soak cycle into the soak's summary
+ * @s: the summary
+ * @w: the cycle's write (ph.cycle its number, slow and dips set)
+ * @r: its read
+ *
+ * Cycles come in order, 1 first.  When the table is full, neighbouring
+ * rows merge in pairs and a row holds twice the cycles from then on, so
+ * it has 16 to 32 rows of equal width (but the last) however long the
+ * soak.  Pure.
+ */
+void stress_soak_add(struct stress_soak *s,
+		     const struct stress_phase_result *w,
+		     const struct stress_phase_result *r)
+{
+	struct stress_soak_cycle cy = {
+		.cycle = w->ph.cycle, .write_mbps = w->mbps,
+		.read_mbps = r->mbps,
+	};
+	struct stress_soak_row *row = s->nrows ? &s->rows[s->nrows - 1] : NULL;
+	size_t i;
+
+	if (!s->cycles++) {
+		s->first = s->slowest = cy;
+		s->per_row = 1;
+	} else if (cy.write_mbps < s->slowest.write_mbps) {
+		s->slowest = cy;
+	}
+	s->last = cy;
+	s->slow_cycles += w->slow;
+	if (!row || row->last - row->first + 1 >= s->per_row) {
+		if (s->nrows == STRESS_SOAK_ROWS) {
+			for (i = 0; i < STRESS_SOAK_ROWS / 2; i++) {
+				const struct stress_soak_row *a =
+					&s->rows[2 * i], *b = &s->rows[2 * i + 1];
+				struct stress_soak_row m = *a;
+
+				m.last = b->last;
+				m.write_min = stress_min(a->write_min, b->write_min);
+				m.read_min = stress_min(a->read_min, b->read_min);
+				m.write_bytes += b->write_bytes;
+				m.read_bytes += b->read_bytes;
+				m.write_secs += b->write_secs;
+				m.read_secs += b->read_secs;
+				m.slow += b->slow;
+				m.dips += b->dips;
+				m.errors += b->errors;
+				s->rows[i] = m;
+			}
+			s->nrows = STRESS_SOAK_ROWS / 2;
+			s->per_row *= 2;
+		}
+		row = &s->rows[s->nrows++];
+		memset(row, 0, sizeof(*row));
+		row->first = cy.cycle;
+		row->write_min = cy.write_mbps;
+		row->read_min = cy.read_mbps;
+	}
+	row->last = cy.cycle;
+	row->write_min = stress_min(row->write_min, cy.write_mbps);
+	row->read_min = stress_min(row->read_min, cy.read_mbps);
+	row->write_bytes += w->bytes;
+	row->read_bytes += r->bytes;
+	row->write_secs += w->secs;
+	row->read_secs += r->secs;
+	row->slow += w->slow;
+	row->dips += w->dips + r->dips;
+	row->errors += w->errors + r->errors;
+}
+
+/* Soak, after a cycle's write: below STRESS_SOAK_SLOW of the first? */
+static void stress_soak_judge(struct stress_ctx *c,
+			      struct stress_phase_result *w)
+{
+	if (w->ph.cycle == 1)
+		c->first_rate = w->mbps;
+	else if (c->first_rate > 0 &&
+		 w->mbps < c->first_rate * STRESS_SOAK_SLOW)
+		w->slow = c->res->soak_slow = true;
+}
+
 /*
- * Soak, after a cycle's read: compare its write with the first cycle's,
- * then plan the next cycle (a new generation over the same area) until
- * --duration is up.
+ * Soak, after a cycle's read: into the summary, then, until --duration is
+ * up, the next cycle (a new generation over the same area).  Cycle 1 keeps
+ * phases 0 and 1; each later one takes 2 and 3 (and their intervals) from
+ * the one before.
  *
  * Return: 1 for another cycle, 0 when the soak is over, or a negative
  * errno.
  */
-static int stress_soak_next(struct stress_ctx *c, struct stress_phase *plan,
-			    size_t *np, double *first_rate)
+static int stress_soak_next(struct stress_ctx *c, struct stress_phase *plan)
 {
 	struct stress_result *res = c->res;
-	const struct stress_phase_result *w = &res->phases[res->nphases - 2];
 	double dur = c->cfg->duration ? c->cfg->duration : 60;
-	size_t n = *np;
+	unsigned int cycle = plan[1].cycle + 1;
 	int err;
 
-	if (w->ph.cycle == 1)
-		*first_rate = w->mbps;
-	else if (w->mbps < *first_rate * STRESS_SOAK_SLOW)
-		res->soak_slow = true;
-	if (stress_now() - c->t0 >= dur || n + 2 > STRESS_MAX_PHASES)
+	stress_soak_add(&res->soak, &res->phases[res->nphases - 2],
+			&res->phases[res->nphases - 1]);
+	if (stress_now() - c->t0 >= dur)
 		return 0;
-	plan[n] = plan[n - 2];
-	plan[n + 1] = plan[n - 1];
-	plan[n].cycle = plan[n + 1].cycle = plan[n - 1].cycle + 1;
-	*np = n + 2;
+	plan[0].cycle = plan[1].cycle = cycle;
+	if (res->nphases > 2) {
+		res->nphases = 2;
+		while (res->nintervals &&
+		       res->intervals[res->nintervals - 1].phase >= 2)
+			res->nintervals--;
+	}
 	res->generation++;
+	c->written_end = 0;
 	err = pattern_run_init(c->run, res->run_id, res->generation,
 			       res->sector_size, res->size, res->start_time);
 	return err ? err : 1;
 }
 
 /*
- * The phases of @plan in order, until one stops the run.  Soak grows
- * @plan as it goes; *@first_rate is its first cycle's write rate.
+ * After a signal stopped write phase @ph: read back [0, written_end),
+ * what this generation wrote, as one more phase.  The signal is ignored
+ * meanwhile; a second one is the caller's (it ends the process).
+ */
+static int stress_interrupt_verify(struct stress_ctx *c,
+				   const struct stress_phase *ph)
+{
+	struct stress_result *res = c->res;
+	struct stress_phase v;
+	char sz[16], sig[24];
+	int err;
+
+	if (!ph->write || res->stopped || !c->written_end ||
+	    res->nphases == STRESS_MAX_PHASES)
+		return 0;
+	stress_phase_set(&v, "verify", "", false, false, c->slot_len,
+			 c->nslots, c->written_end, 0);
+	v.region = c->written_end - c->written_end % c->run->sector_size;
+	if (!v.region)
+		return 0;
+	util_format_size(sz, sizeof(sz), v.region);
+	stress_signal_name(res->interrupted, sig, sizeof(sig));
+	stress_msg(c, "interrupted by %s: verifying the %s written (a second "
+		   "signal ends at once)", sig, sz);
+	c->ignore_interrupt = true;
+	err = stress_phase_run(c, &v, (unsigned int)res->nphases,
+			       res->report);
+	c->ignore_interrupt = false;
+	if (!err)
+		res->nphases++;
+	return err;
+}
+
+/*
+ * The phases of @plan in order, until one stops the run; soak's two again
+ * and again.
  */
 static int stress_run_plan(struct stress_ctx *c, struct stress_phase *plan,
-			   size_t np, double *first_rate)
+			   size_t np)
 {
+	bool soak = c->cfg->profile == STRESS_PROFILE_SOAK &&
+		    !c->cfg->verify_only;
 	struct stress_result *res = c->res;
 	size_t i;
 	int err;
@@ -1383,46 +1740,25 @@ static int stress_run_plan(struct stress_ctx *c, struct stress_phase *plan,
 			stress_msg(c, "%s: O_DIRECT refused, using the page "
 				   "cache", c->t->path);
 			stress_result_restart(res);
+			c->written_end = 0;
 			i--;
 			continue;
 		}
+		if (soak && plan[i].write)
+			stress_soak_judge(c, &res->phases[res->nphases - 1]);
+		if (res->interrupted)
+			return stress_interrupt_verify(c, &plan[i]);
 
-		if (c->cfg->profile == STRESS_PROFILE_SOAK && i == np - 1 &&
-		    !res->stopped) {
-			err = stress_soak_next(c, plan, &np, first_rate);
+		if (soak && i == np - 1 && !res->stopped) {
+			err = stress_soak_next(c, plan);
 			if (err < 0)
 				return err;
 			if (!err)
 				break;
+			i = (size_t)-1;		/* the next cycle */
 		}
 	}
 	return 0;
-}
-
-/* Each phase's dips, and soak's slow cycles, once every phase ran. */
-static void stress_judge(struct stress_ctx *c, double first_rate)
-{
-	struct stress_result *res = c->res;
-	size_t i, k;
-
-	for (i = 0; i < res->nphases; i++) {
-		bool *dip = calloc(res->nintervals ? res->nintervals : 1, 1);
-
-		if (!dip)
-			break;
-		stress_flag_dips(res->intervals, res->nintervals,
-				 (unsigned int)i,
-				 stress_interval_secs(c->cfg), dip,
-				 &res->phases[i].dips);
-		for (k = 0; k < res->nintervals; k++)
-			if (dip[k])
-				res->intervals[k].dip = true;
-		free(dip);
-		if (c->cfg->profile == STRESS_PROFILE_SOAK &&
-		    res->phases[i].ph.write && first_rate > 0 &&
-		    res->phases[i].mbps < first_rate * STRESS_SOAK_SLOW)
-			res->phases[i].slow = true;
-	}
 }
 
 /**
@@ -1445,14 +1781,17 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	};
 	size_t np;
 	int n, err;
-	double first_rate = 0;
+	char sig[24];
 
 	memset(res, 0, sizeof(*res));
 	res->report = calloc(1, sizeof(*res->report));
 	res->reopen_report = calloc(1, sizeof(*res->reopen_report));
 	c.run = calloc(1, sizeof(*c.run));
 	c.scratch = calloc(1, sizeof(*c.scratch));
-	if (!res->report || !res->reopen_report || !c.run || !c.scratch) {
+	c.rates = calloc(1, sizeof(*c.rates));
+	c.lat = calloc(1, sizeof(*c.lat));
+	if (!res->report || !res->reopen_report || !c.run || !c.scratch ||
+	    !c.rates || !c.lat) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -1489,15 +1828,18 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	c.t0 = stress_now();
 	stress_marker(&c, "run", "start", "size=%" PRIu64 " sector=%" PRIu32
 		      " target=%s", res->size, res->sector_size, t->path);
-	err = stress_run_plan(&c, plan, np, &first_rate);
+	err = stress_run_plan(&c, plan, np);
 	if (err)
 		goto out;
-	stress_judge(&c, first_rate);
 	verify_report_finish(res->report);
 	verify_report_finish(res->reopen_report);
 	res->secs = stress_now() - c.t0;
-	stress_marker(&c, "run", "end", "errors=%" PRIu64 " bad=%" PRIu64,
-		      res->errors_total, verify_report_bad(res->report));
+	if (res->interrupted)
+		stress_signal_name(res->interrupted, sig, sizeof(sig));
+	stress_marker(&c, "run", "end", "errors=%" PRIu64 " bad=%" PRIu64
+		      "%s%s", res->errors_total, verify_report_bad(res->report),
+		      res->interrupted ? " interrupted=" : "",
+		      res->interrupted ? sig : "");
 	err = 0;
 out:
 	if (c.marker_fd >= 0)
@@ -1509,6 +1851,8 @@ out:
 	free(c.bad);
 	free(c.run);
 	free(c.scratch);
+	free(c.rates);
+	free(c.lat);
 	return err;
 }
 

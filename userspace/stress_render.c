@@ -9,11 +9,13 @@
  * these to call.  Nothing here decides the exit status.
  */
 #include <errno.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -22,6 +24,12 @@
 #include "util.h"
 
 #define STRESS_RENDER_MAX_RANGES	50	/* printed; --json has them all */
+
+static const char *const stress_render_results[] = {
+	[STRESS_RENDER_PASS] = "pass",
+	[STRESS_RENDER_FAIL] = "fail",
+	[STRESS_RENDER_INTERRUPTED] = "interrupted",
+};
 
 
 static void stress_render_bytes(char *buf, size_t len, double v)
@@ -66,16 +74,32 @@ void stress_render_progress(void *ctx, const struct stress_progress *p)
 		}
 		return;
 	}
-	/* Not a terminal: a line a second, and one at the end. */
+	/*
+	 * Not a terminal: a line a second, and one at the end; of soak's
+	 * later cycles, a line a second all told (a cycle can be short).
+	 */
 	if (!p->final && p->elapsed - o->last_line < 1.0 &&
 	    o->last_line <= p->elapsed)
 		return;
+	if (p->final && p->cycle > 1 && !p->interrupted) {
+		struct timespec ts;
+		double now;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+		if (now - o->last_final < 1.0) {
+			o->last_line = 0;
+			return;
+		}
+		o->last_final = now;
+	}
 	o->last_line = p->final ? 0 : p->elapsed;
 	if (p->total)
 		stress_render_bytes(total, sizeof(total), (double)p->total);
 	fprintf(stderr, "%s: %s%s%s, %.1f MB/s, %.1f s%s%s\n", p->phase,
 		done, p->total ? " of " : "", p->total ? total : "",
-		p->rate / 1e6, p->elapsed, p->final ? ", done" : "",
+		p->rate / 1e6, p->elapsed, !p->final ? "" :
+		p->interrupted ? ", interrupted" : ", done",
 		p->final ? "" : eta);
 }
 
@@ -146,22 +170,42 @@ static void stress_render_report(const char *what,
 		       VERIFY_MAX_RANGES);
 }
 
-/* The CrystalDiskMark table: one row per test, read and write columns. */
-static const char *const stress_render_cdm_rows[] = {
-	"Seq", "Random 512KB", "4K QD1", "4K QD32",
-};
-
+/*
+ * The best scored pass (1 and on, not the warm-up) of CrystalDiskMark
+ * test @label in direction @write, by MB/s, as CrystalDiskMark keeps it;
+ * NULL if none did I/O.
+ */
 static const struct stress_phase_result *
-stress_render_cdm_find(const struct stress_result *res, const char *row,
-		    bool write)
+stress_render_cdm_best(const struct stress_result *res, const char *label,
+		       bool write)
 {
+	const struct stress_phase_result *best = NULL;
 	size_t i;
 
-	for (i = 0; i < res->nphases; i++)
-		if (!strcmp(res->phases[i].ph.label, row) &&
-		    res->phases[i].ph.write == write)
-			return &res->phases[i];
-	return NULL;
+	for (i = 0; i < res->nphases; i++) {
+		const struct stress_phase_result *p = &res->phases[i];
+
+		if (strcmp(p->ph.label, label) || p->ph.write != write ||
+		    !p->ph.pass || !p->ios)
+			continue;
+		if (!best || p->mbps > best->mbps)
+			best = p;
+	}
+	return best;
+}
+
+/* Whether phase @i is the first of its CrystalDiskMark test. */
+static bool stress_render_cdm_first(const struct stress_result *res,
+				    size_t i)
+{
+	size_t k;
+
+	if (!res->phases[i].ph.label[0])
+		return false;
+	for (k = 0; k < i; k++)
+		if (!strcmp(res->phases[k].ph.label, res->phases[i].ph.label))
+			return false;
+	return true;
 }
 
 /* The first lines: the target and the run. */
@@ -182,47 +226,138 @@ static void stress_render_head(const struct stress_render_run *run,
 	       "");
 }
 
+/*
+ * The phase's name as the tables give it: "write #3" for a soak cycle,
+ * "SEQ1M Q8T1 Read #2" for a cdm pass, "... warm-up" for its warm-up.
+ */
+static void stress_render_phase_name(char *buf, size_t len,
+				     const struct stress_phase_result *p)
+{
+	if (p->ph.cycle)
+		snprintf(buf, len, "%s #%u", p->ph.name, p->ph.cycle);
+	else if (p->ph.label[0] && p->ph.pass)
+		snprintf(buf, len, "%s #%u", p->ph.name, p->ph.pass);
+	else if (p->ph.label[0])
+		snprintf(buf, len, "%s warm-up", p->ph.name);
+	else
+		snprintf(buf, len, "%s", p->ph.name);
+}
+
 /* One row per phase. */
 static void stress_render_phases(const struct stress_result *res)
 {
 	size_t i;
 
-	printf("%-20s %8s %4s %10s %10s %8s %5s %6s\n", "phase", "block",
+	printf("%-26s %7s %4s %10s %10s %7s %4s %6s\n", "phase", "block",
 	       "qd", "MB/s", "IOPS", "secs", "dips", "errors");
 	for (i = 0; i < res->nphases; i++) {
 		const struct stress_phase_result *p = &res->phases[i];
-		char bs[32], name[40];
+		char bs[32], name[48];
 
 		util_format_size(bs, sizeof(bs), p->ph.block);
-		if (p->ph.cycle)
-			snprintf(name, sizeof(name), "%s #%u", p->ph.name,
-				 p->ph.cycle);
-		else
-			snprintf(name, sizeof(name), "%s", p->ph.name);
-		printf("%-20s %8s %4u %10.1f %10.0f %8.2f %5u %6u%s%s\n",
+		stress_render_phase_name(name, sizeof(name), p);
+		printf("%-26s %7s %4u %10.1f %10.0f %7.2f %4u %6u%s%s\n",
 		       name, bs, p->ph.qd, p->mbps, p->iops, p->secs, p->dips,
-		       p->errors, p->completed ? "" : "  stopped",
+		       p->errors, p->interrupted ? "  interrupted" :
+		       p->completed ? "" : "  stopped",
 		       p->slow ? "  SLOW" : "");
 	}
 }
 
-static void stress_render_cdm(const struct stress_result *res)
+/* Completion latency per phase, as fio's clat: submission to completion. */
+static void stress_render_latency(const struct stress_result *res)
 {
 	size_t i;
 
-	printf("\n%-14s %10s %10s %10s %10s\n", "CrystalDiskMark",
-	       "Read MB/s", "Write MB/s", "Read IOPS", "Write IOPS");
-	for (i = 0; i < 4; i++) {
+	printf("\n%-26s %9s %9s %9s %9s %9s\n", "latency (us)", "mean",
+	       "p50", "p99", "p99.9", "max");
+	for (i = 0; i < res->nphases; i++) {
+		const struct stress_phase_result *p = &res->phases[i];
+		char name[48];
+
+		if (!p->ios)
+			continue;
+		stress_render_phase_name(name, sizeof(name), p);
+		printf("%-26s %9.1f %9.1f %9.1f %9.1f %9.1f\n", name,
+		       p->lat_mean / 1e3, (double)p->lat_p50 / 1e3,
+		       (double)p->lat_p99 / 1e3, (double)p->lat_p999 / 1e3,
+		       (double)p->lat_max / 1e3);
+	}
+}
+
+/* The CrystalDiskMark table: a row a test, the best of its passes. */
+static void stress_render_cdm(const struct stress_render_run *run,
+			      const struct stress_result *res)
+{
+	char head[40];
+	size_t i;
+
+	snprintf(head, sizeof(head), "CrystalDiskMark, best of %u",
+		 run->passes);
+	printf("\n%-26s %10s %10s %10s %10s\n", head, "Read MB/s",
+	       "Write MB/s", "Read IOPS", "Write IOPS");
+	for (i = 0; i < res->nphases; i++) {
+		const char *label = res->phases[i].ph.label;
 		const struct stress_phase_result *r, *w;
 
-		r = stress_render_cdm_find(res, stress_render_cdm_rows[i],
-					   false);
-		w = stress_render_cdm_find(res, stress_render_cdm_rows[i],
-					   true);
-		printf("%-14s %10.1f %10.1f %10.0f %10.0f\n",
-		       stress_render_cdm_rows[i], r ? r->mbps : 0,
-		       w ? w->mbps : 0, r ? r->iops : 0, w ? w->iops : 0);
+		if (!stress_render_cdm_first(res, i))
+			continue;
+		r = stress_render_cdm_best(res, label, false);
+		w = stress_render_cdm_best(res, label, true);
+		printf("%-26s %10.1f %10.1f %10.0f %10.0f\n", label,
+		       r ? r->mbps : 0, w ? w->mbps : 0, r ? r->iops : 0,
+		       w ? w->iops : 0);
 	}
+}
+
+static void stress_render_soak_cycle(const char *what,
+				     const struct stress_soak_cycle *cy)
+{
+	printf("  %-8s cycle %u: write %.1f MB/s, read %.1f MB/s\n", what,
+	       cy->cycle, cy->write_mbps, cy->read_mbps);
+}
+
+static double stress_render_rate(uint64_t bytes, double secs)
+{
+	return secs > 0 ? (double)bytes / secs / 1e6 : 0;
+}
+
+/* The soak's cycles, condensed: at most STRESS_SOAK_ROWS rows. */
+static void stress_render_soak(const struct stress_result *res)
+{
+	const struct stress_soak *s = &res->soak;
+	char wr[32], rd[32], cyc[32];
+	size_t i;
+
+	stress_render_bytes(wr, sizeof(wr), (double)res->written_bytes);
+	stress_render_bytes(rd, sizeof(rd), (double)res->read_bytes);
+	printf("\nsoak: %u cycle%s in %.1f s, %s written, %s read, %u slow\n",
+	       s->cycles, s->cycles == 1 ? "" : "s", res->secs, wr, rd,
+	       s->slow_cycles);
+	if (!s->cycles)
+		return;
+	printf("%-15s %10s %10s %10s %10s %5s %5s %6s\n", "cycles",
+	       "write min", "write mean", "read min", "read mean", "slow",
+	       "dips", "errors");
+	for (i = 0; i < s->nrows; i++) {
+		const struct stress_soak_row *r = &s->rows[i];
+
+		if (r->first == r->last)
+			snprintf(cyc, sizeof(cyc), "%u", r->first);
+		else
+			snprintf(cyc, sizeof(cyc), "%u-%u", r->first, r->last);
+		printf("%-15s %10.1f %10.1f %10.1f %10.1f %5u %5u %6u\n", cyc,
+		       r->write_min, stress_render_rate(r->write_bytes,
+							r->write_secs),
+		       r->read_min, stress_render_rate(r->read_bytes,
+						       r->read_secs),
+		       r->slow, r->dips, r->errors);
+	}
+	printf("(MB/s; a row holds %u cycle%s)\n", s->per_row,
+	       s->per_row == 1 ? "" : "s");
+	stress_render_soak_cycle("first", &s->first);
+	stress_render_soak_cycle("slowest", &s->slowest);
+	stress_render_soak_cycle("last", &s->last);
 }
 
 static void stress_render_errors(const struct stress_result *res)
@@ -242,20 +377,29 @@ static void stress_render_errors(const struct stress_result *res)
 
 void stress_render_text(const struct stress_render_run *run,
 			const struct blkdev_target *t,
-			const struct stress_result *res)
+			const struct stress_result *res,
+			enum stress_render_result result)
 {
+	const char *word = stress_render_results[result];
+	char sig[24];
 	size_t i;
 
 	stress_render_head(run, t, res);
 	stress_render_phases(res);
+	stress_render_latency(res);
 	if (run->cdm)
-		stress_render_cdm(res);
+		stress_render_cdm(run, res);
+	if (run->soak)
+		stress_render_soak(res);
 	for (i = 0; i < res->nintervals; i++) {
 		const struct stress_interval *iv = &res->intervals[i];
+		char cyc[16] = "";
 
+		if (iv->cycle)
+			snprintf(cyc, sizeof(cyc), " #%u", iv->cycle);
 		if (iv->dip)
-			printf("dip: %s at %.1f s: %.1f MB/s\n",
-			       res->phases[iv->phase].ph.name, iv->t,
+			printf("dip: %s%s at %.1f s: %.1f MB/s\n",
+			       res->phases[iv->phase].ph.name, cyc, iv->t,
 			       (double)iv->bytes / iv->secs / 1e6);
 	}
 	if (res->soak_slow)
@@ -272,6 +416,16 @@ void stress_render_text(const struct stress_render_run *run,
 	}
 	if (res->errors_total)
 		stress_render_errors(res);
+	if (res->interrupted) {
+		stress_signal_name(res->interrupted, sig, sizeof(sig));
+		printf("interrupted by %s after %" PRIu64 " bytes written, %"
+		       PRIu64 " verified\n", sig, res->written_bytes,
+		       res->report->bytes_checked);
+	}
+	printf("result: ");
+	for (i = 0; word[i]; i++)
+		putchar(toupper((unsigned char)word[i]));
+	putchar('\n');
 }
 
 static json_object *stress_render_json_range(const struct verify_range *r)
@@ -376,15 +530,35 @@ stress_render_json_phase(const struct stress_phase_result *p)
 	if (p->ph.cycle)
 		json_object_object_add(v, "cycle",
 				       json_object_new_int64(p->ph.cycle));
+	if (p->ph.label[0])
+		json_object_object_add(v, "pass",
+				       json_object_new_int64(p->ph.pass));
 	json_object_object_add(v, "bytes", json_object_new_uint64(p->bytes));
 	json_object_object_add(v, "ios", json_object_new_uint64(p->ios));
 	json_object_object_add(v, "secs", json_object_new_double(p->secs));
 	json_object_object_add(v, "mbps", json_object_new_double(p->mbps));
+	json_object_object_add(v, "bw_bytes", json_object_new_double(
+				p->secs > 0 ? (double)p->bytes / p->secs : 0));
 	json_object_object_add(v, "iops", json_object_new_double(p->iops));
+	json_object_object_add(v, "lat_min_us",
+			       json_object_new_double((double)p->lat_min / 1e3));
+	json_object_object_add(v, "lat_mean_us",
+			       json_object_new_double(p->lat_mean / 1e3));
+	json_object_object_add(v, "lat_p50_us",
+			       json_object_new_double((double)p->lat_p50 / 1e3));
+	json_object_object_add(v, "lat_p99_us",
+			       json_object_new_double((double)p->lat_p99 / 1e3));
+	json_object_object_add(v, "lat_p999_us",
+			json_object_new_double((double)p->lat_p999 / 1e3));
+	json_object_object_add(v, "lat_max_us",
+			       json_object_new_double((double)p->lat_max / 1e3));
 	json_object_object_add(v, "dips", json_object_new_int64(p->dips));
 	json_object_object_add(v, "errors", json_object_new_int64(p->errors));
 	json_object_object_add(v, "completed",
 			       json_object_new_boolean(p->completed));
+	if (p->interrupted)
+		json_object_object_add(v, "interrupted",
+				       json_object_new_boolean(1));
 	if (p->slow)
 		json_object_object_add(v, "slow", json_object_new_boolean(1));
 	return v;
@@ -398,14 +572,133 @@ stress_render_json_interval(const struct stress_result *res,
 
 	json_object_object_add(v, "phase", json_object_new_string(
 			res->phases[iv->phase].ph.name));
+	if (iv->cycle)
+		json_object_object_add(v, "cycle",
+				       json_object_new_int64(iv->cycle));
 	json_object_object_add(v, "t", json_object_new_double(iv->t));
 	json_object_object_add(v, "secs", json_object_new_double(iv->secs));
 	json_object_object_add(v, "mbps", json_object_new_double(
 			(double)iv->bytes / iv->secs / 1e6));
+	json_object_object_add(v, "bw_bytes", json_object_new_double(
+			(double)iv->bytes / iv->secs));
 	json_object_object_add(v, "iops", json_object_new_double(
 			(double)iv->ios / iv->secs));
 	json_object_object_add(v, "dip", json_object_new_boolean(iv->dip));
 	return v;
+}
+
+/* A test's best pass in one direction, or null. */
+static json_object *
+stress_render_json_best(const struct stress_phase_result *p)
+{
+	json_object *v;
+
+	if (!p)
+		return NULL;
+	v = json_object_new_object();
+	json_object_object_add(v, "pass", json_object_new_int64(p->ph.pass));
+	json_object_object_add(v, "mbps", json_object_new_double(p->mbps));
+	json_object_object_add(v, "bw_bytes", json_object_new_double(
+				p->secs > 0 ? (double)p->bytes / p->secs : 0));
+	json_object_object_add(v, "iops", json_object_new_double(p->iops));
+	json_object_object_add(v, "lat_mean_us",
+			       json_object_new_double(p->lat_mean / 1e3));
+	return v;
+}
+
+/* "cdm": CrystalDiskMark's table, the best of the passes of each test. */
+static json_object *stress_render_json_cdm(const struct stress_render_run *run,
+					   const struct stress_result *res)
+{
+	json_object *o = json_object_new_object(), *a, *v;
+	size_t i;
+
+	json_object_object_add(o, "passes", json_object_new_int64(run->passes));
+	a = json_object_new_array();
+	for (i = 0; i < res->nphases; i++) {
+		const char *label = res->phases[i].ph.label;
+
+		if (!stress_render_cdm_first(res, i))
+			continue;
+		v = json_object_new_object();
+		json_object_object_add(v, "test",
+				       json_object_new_string(label));
+		json_object_object_add(v, "read", stress_render_json_best(
+				stress_render_cdm_best(res, label, false)));
+		json_object_object_add(v, "write", stress_render_json_best(
+				stress_render_cdm_best(res, label, true)));
+		json_object_array_add(a, v);
+	}
+	json_object_object_add(o, "tests", a);
+	return o;
+}
+
+static json_object *
+stress_render_json_cycle(const struct stress_soak_cycle *cy)
+{
+	json_object *v = json_object_new_object();
+
+	json_object_object_add(v, "cycle", json_object_new_int64(cy->cycle));
+	json_object_object_add(v, "write_mbps",
+			       json_object_new_double(cy->write_mbps));
+	json_object_object_add(v, "read_mbps",
+			       json_object_new_double(cy->read_mbps));
+	return v;
+}
+
+/* "soak": the summary of its cycles, STRESS_SOAK_ROWS rows at most. */
+static json_object *stress_render_json_soak(const struct stress_result *res)
+{
+	const struct stress_soak *s = &res->soak;
+	json_object *o = json_object_new_object(), *a, *v;
+	size_t i;
+
+	json_object_object_add(o, "cycles", json_object_new_int64(s->cycles));
+	json_object_object_add(o, "written_bytes",
+			       json_object_new_uint64(res->written_bytes));
+	json_object_object_add(o, "read_bytes",
+			       json_object_new_uint64(res->read_bytes));
+	json_object_object_add(o, "slow_cycles",
+			       json_object_new_int64(s->slow_cycles));
+	if (s->cycles) {
+		json_object_object_add(o, "first",
+				       stress_render_json_cycle(&s->first));
+		json_object_object_add(o, "last",
+				       stress_render_json_cycle(&s->last));
+		json_object_object_add(o, "slowest",
+				       stress_render_json_cycle(&s->slowest));
+	}
+	json_object_object_add(o, "cycles_per_row",
+			       json_object_new_int64(s->per_row));
+	a = json_object_new_array();
+	for (i = 0; i < s->nrows; i++) {
+		const struct stress_soak_row *r = &s->rows[i];
+
+		v = json_object_new_object();
+		json_object_object_add(v, "first",
+				       json_object_new_int64(r->first));
+		json_object_object_add(v, "last",
+				       json_object_new_int64(r->last));
+		json_object_object_add(v, "write_mbps_min",
+				       json_object_new_double(r->write_min));
+		json_object_object_add(v, "write_mbps_mean",
+			json_object_new_double(stress_render_rate(
+				r->write_bytes, r->write_secs)));
+		json_object_object_add(v, "read_mbps_min",
+				       json_object_new_double(r->read_min));
+		json_object_object_add(v, "read_mbps_mean",
+			json_object_new_double(stress_render_rate(
+				r->read_bytes, r->read_secs)));
+		json_object_object_add(v, "slow",
+				       json_object_new_int64(r->slow));
+		json_object_object_add(v, "dips",
+				       json_object_new_int64(r->dips));
+		json_object_object_add(v, "errors",
+				       json_object_new_int64(r->errors));
+		json_object_array_add(a, v);
+	}
+	json_object_object_add(o, "rows", a);
+	return o;
 }
 
 static json_object *stress_render_json_error(const struct stress_error *e)
@@ -426,9 +719,11 @@ static json_object *stress_render_json_error(const struct stress_error *e)
 
 void stress_render_json(const struct stress_render_run *run,
 			const struct blkdev_target *t,
-			const struct stress_result *res, bool pass)
+			const struct stress_result *res,
+			enum stress_render_result result)
 {
 	json_object *o = json_object_new_object(), *a, *v;
+	char sig[24];
 	size_t i;
 
 	stress_render_json_head(o, run, t, res);
@@ -445,6 +740,12 @@ void stress_render_json(const struct stress_render_run *run,
 	json_object_object_add(o, "intervals", a);
 	json_object_object_add(o, "soak_slowdown",
 			       json_object_new_boolean(res->soak_slow));
+	if (run->soak)
+		json_object_object_add(o, "soak",
+				       stress_render_json_soak(res));
+	if (run->cdm)
+		json_object_object_add(o, "cdm",
+				       stress_render_json_cdm(run, res));
 
 	json_object_object_add(o, "verify",
 			       stress_render_json_report(res->report));
@@ -463,45 +764,83 @@ void stress_render_json(const struct stress_render_run *run,
 	json_object_object_add(o, "errors", a);
 	json_object_object_add(o, "errors_total",
 			       json_object_new_uint64(res->errors_total));
-	json_object_object_add(o, "result",
-			       json_object_new_string(pass ? "pass" : "fail"));
+	json_object_object_add(o, "written_bytes",
+			       json_object_new_uint64(res->written_bytes));
+	json_object_object_add(o, "interrupted",
+			       json_object_new_boolean(res->interrupted));
+	if (res->interrupted) {
+		stress_signal_name(res->interrupted, sig, sizeof(sig));
+		json_object_object_add(o, "signal",
+				       json_object_new_string(sig));
+	}
+	json_object_object_add(o, "result", json_object_new_string(
+				stress_render_results[result]));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
-/* The per-interval log: one line per interval, dips marked. */
-int stress_render_log(const char *path,
-				const struct stress_result *res)
+int stress_render_log_open(struct stress_render_out *o, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	size_t i;
-
-	if (!f)
+	o->log = fopen(path, "we");
+	if (!o->log)
 		return -errno;
-	fprintf(f, "# usbtrail stress run %016" PRIx64 " generation %" PRIu32
-		"\n# t_s secs phase MB/s IOPS [dip]\n", res->run_id,
-		res->generation);
-	for (i = 0; i < res->nintervals; i++) {
-		const struct stress_interval *iv = &res->intervals[i];
-		char name[32];
-		size_t k;
-
-		if (res->phases[iv->phase].ph.cycle)
-			snprintf(name, sizeof(name), "%s#%u",
-				 res->phases[iv->phase].ph.name,
-				 res->phases[iv->phase].ph.cycle);
-		else
-			snprintf(name, sizeof(name), "%s",
-				 res->phases[iv->phase].ph.name);
-		for (k = 0; name[k]; k++)
-			if (name[k] == ' ')
-				name[k] = '-';
-		fprintf(f, "%.3f %.3f %s %.1f %.0f%s\n", iv->t, iv->secs, name,
-			(double)iv->bytes / iv->secs / 1e6,
-			(double)iv->ios / iv->secs, iv->dip ? " dip" : "");
-	}
-	if (fclose(f))
-		return -errno;
+	o->log_head = false;
 	return 0;
+}
+
+static void stress_render_log_head(struct stress_render_out *o,
+				   const struct stress_result *res)
+{
+	if (o->log_head)
+		return;
+	fprintf(o->log, "# usbtrail stress run %016" PRIx64 " generation %"
+		PRIu32 "\n# t_s secs phase MB/s IOPS [dip]\n", res->run_id,
+		res->generation);
+	o->log_head = true;
+}
+
+/*
+ * One line per interval as it ends, flushed: the log of a run cut short
+ * (a SIGKILL, a crash) is whole up to there.
+ */
+void stress_render_interval(void *ctx, const struct stress_result *res,
+			    const struct stress_interval *iv)
+{
+	struct stress_render_out *o = ctx;
+	const struct stress_phase *ph = &res->phases[iv->phase].ph;
+	char name[48];
+	size_t k;
+
+	if (!o->log)
+		return;
+	stress_render_log_head(o, res);
+	if (iv->cycle)
+		snprintf(name, sizeof(name), "%s#%u", ph->name, iv->cycle);
+	else
+		snprintf(name, sizeof(name), "%s", ph->name);
+	for (k = 0; name[k]; k++)
+		if (name[k] == ' ')
+			name[k] = '-';
+	fprintf(o->log, "%.3f %.3f %s %.1f %.0f%s\n", iv->t, iv->secs, name,
+		(double)iv->bytes / iv->secs / 1e6,
+		(double)iv->ios / iv->secs, iv->dip ? " dip" : "");
+	fflush(o->log);
+}
+
+int stress_render_log_close(struct stress_render_out *o,
+			    const struct stress_result *res)
+{
+	int err = 0;
+
+	if (!o->log)
+		return 0;
+	if (res)
+		stress_render_log_head(o, res);
+	if (ferror(o->log))
+		err = -EIO;
+	if (fclose(o->log) && !err)
+		err = -errno;
+	o->log = NULL;
+	return err;
 }

@@ -4,8 +4,8 @@
  * whole requests through io_uring with and without registered buffers
  * (a request whose buffer lies in its slot, one that starts inside its
  * slot, one that is no slot's, one in another's slot), and the sync
- * engine.  Where the kernel or a sandbox refuses io_uring, its tests are
- * skipped.
+ * engine, each request timed.  Where the kernel or a sandbox refuses
+ * io_uring, its tests are skipped.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -46,8 +46,12 @@ static void test_ioengine_run(struct ioengine *e, struct ioengine_req *r,
 	while (got < n) {
 		k = ioengine_reap(e, done, SLOTS, true);
 		assert_true(k > 0);
-		for (i = 0; i < (unsigned int)k; i++)
+		for (i = 0; i < (unsigned int)k; i++) {
 			assert_int_equal(done[i]->res, (int)done[i]->len);
+			/* timed: given to the kernel, then seen done */
+			assert_true(done[i]->submit_ns > 0);
+			assert_true(done[i]->done_ns >= done[i]->submit_ns);
+		}
 		got += (unsigned int)k;
 	}
 }

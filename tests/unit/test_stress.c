@@ -56,33 +56,64 @@ static void test_stress_plan_seq(void **state)
 	assert_int_equal(stress_plan(&cfg, 64 << 20, 512, ph, 64), 1);
 	assert_string_equal(ph[0].name, "verify");
 	assert_false(ph[0].write);
+	/* every profile reads only */
+	for (cfg.profile = STRESS_PROFILE_SEQ;
+	     cfg.profile <= STRESS_PROFILE_MIXED; cfg.profile++) {
+		assert_int_equal(stress_plan(&cfg, 64 << 20, 512, ph, 64), 1);
+		assert_string_equal(ph[0].name, "verify");
+		assert_false(ph[0].write);
+	}
 }
 
+/* CrystalDiskMark 8: prepare, reads, then writes; a warm-up and passes. */
 static void test_stress_plan_cdm(void **state)
 {
 	struct stress_config cfg = { .profile = STRESS_PROFILE_CDM };
 	struct stress_phase ph[STRESS_MAX_PHASES];
 	static const char *const labels[] = {
-		"Seq", "Seq", "Random 512KB", "Random 512KB", "4K QD1",
-		"4K QD1", "4K QD32", "4K QD32",
+		"SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1",
 	};
 	int i, n;
 
 	(void)state;
-	n = stress_plan(&cfg, 8ull << 30, 512, ph, 64);
-	assert_int_equal(n, 8);
-	for (i = 0; i < n; i++) {
-		assert_string_equal(ph[i].label, labels[i]);
-		assert_int_equal(ph[i].write, !(i & 1));	/* write first */
-		assert_true(ph[i].region == 1ull << 30);	/* CDM's 1 GiB */
-	}
-	assert_false(ph[0].random);
+	n = stress_plan(&cfg, 8ull << 30, 512, ph, STRESS_MAX_PHASES);
+	assert_int_equal(n, 1 + 8 * (1 + STRESS_CDM_PASSES));	/* 49 */
+	assert_string_equal(ph[0].name, "prepare");
+	assert_true(ph[0].write && !ph[0].random && !ph[0].label[0]);
 	assert_true(ph[0].limit_secs == 0);	/* covers the whole region */
-	assert_true(ph[2].random);
-	assert_int_equal(ph[2].block, 512 << 10);
-	assert_int_equal(ph[6].block, 4096);
-	assert_int_equal(ph[6].qd, 32);
-	assert_true(ph[7].limit_secs == 5);
+	for (i = 1; i < n; i++) {
+		int k = (i - 1) / (1 + STRESS_CDM_PASSES);	/* test, 0..7 */
+
+		assert_true(ph[i].region == 1ull << 30);	/* CDM's 1 GiB */
+		assert_string_equal(ph[i].label, labels[k % 4]);
+		assert_int_equal(ph[i].write, k >= 4);		/* reads first */
+		assert_int_equal(ph[i].pass, (i - 1) % (1 + STRESS_CDM_PASSES));
+		assert_true(ph[i].limit_secs == 5);
+		assert_int_equal(ph[i].random, k % 4 >= 2);
+		assert_int_equal(ph[i].wrap, k % 4 < 2);
+	}
+	assert_string_equal(ph[1].name, "SEQ1M Q8T1 Read");
+	assert_int_equal(ph[1].qd, 8);
+	assert_int_equal(ph[1 + 2 * 6].block, 4096);
+	assert_int_equal(ph[1 + 2 * 6].qd, 32);
+	assert_string_equal(ph[n - 1].name, "RND4K Q1T1 Write");
+
+	/* --passes, --block and --qd (of the first test) */
+	cfg.passes = 2;
+	cfg.block = 65536;
+	cfg.qd = 32;
+	n = stress_plan(&cfg, 8ull << 30, 512, ph, STRESS_MAX_PHASES);
+	assert_int_equal(n, 1 + 8 * 3);
+	assert_string_equal(ph[1].name, "SEQ64K Q32T1 Read");
+	assert_int_equal(ph[1].block, 65536);
+	assert_string_equal(ph[4].label, "SEQ1M Q1T1");
+	/* the most passes fit the table; more do not */
+	cfg.passes = STRESS_CDM_MAX_PASSES;
+	assert_true(stress_plan(&cfg, 8ull << 30, 512, ph,
+				STRESS_MAX_PHASES) < STRESS_MAX_PHASES);
+	cfg.passes = STRESS_CDM_MAX_PASSES + 1;
+	assert_int_equal(stress_plan(&cfg, 8ull << 30, 512, ph,
+				     STRESS_MAX_PHASES), -EINVAL);
 }
 
 static void test_stress_plan_sweep(void **state)
@@ -152,6 +183,80 @@ static void test_stress_dips(void **state)
 	assert_int_equal(n, 4);
 	for (i = 0; i < 11; i++)
 		assert_true(dip[i] == (i >= 4 && i < 8));
+}
+
+/* 100000 cycles: 16 to 32 rows of equal width, in order; the extremes. */
+static void test_stress_soak_add(void **state)
+{
+	struct stress_soak *sk = calloc(1, sizeof(*sk));
+	struct stress_phase_result w = { 0 }, r = { 0 };
+	unsigned int i, n = 100000;
+	size_t k;
+
+	(void)state;
+	assert_non_null(sk);
+	for (i = 1; i <= n; i++) {
+		w.ph.cycle = r.ph.cycle = i;
+		w.mbps = i == 777 ? 10 : 100 + i % 7;
+		r.mbps = 200 - i % 5;
+		w.bytes = r.bytes = 1000000;
+		w.secs = 1000000 / (w.mbps * 1e6);
+		r.secs = 1000000 / (r.mbps * 1e6);
+		w.slow = i == 777;
+		stress_soak_add(sk, &w, &r);
+		assert_true(sk->nrows <= STRESS_SOAK_ROWS);
+	}
+	assert_int_equal(sk->cycles, n);
+	assert_int_equal(sk->first.cycle, 1);
+	assert_int_equal(sk->last.cycle, n);
+	assert_int_equal(sk->slowest.cycle, 777);
+	assert_true(sk->slowest.write_mbps == 10);
+	assert_int_equal(sk->slow_cycles, 1);
+	assert_true(sk->nrows >= STRESS_SOAK_ROWS / 2);
+	assert_int_equal(sk->rows[0].first, 1);
+	assert_int_equal(sk->rows[sk->nrows - 1].last, n);
+	for (k = 0; k < sk->nrows; k++) {
+		const struct stress_soak_row *row = &sk->rows[k];
+
+		if (k + 1 < sk->nrows) {
+			assert_int_equal(row->last - row->first + 1,
+					 sk->per_row);
+			assert_int_equal(sk->rows[k + 1].first, row->last + 1);
+		}
+		assert_true(row->read_min >= 196 && row->read_min <= 200);
+		if (777 >= row->first && 777 <= row->last) {
+			assert_true(row->write_min == 10);
+			assert_int_equal(row->slow, 1);
+		} else {
+			assert_true(row->write_min == 100);
+		}
+	}
+	free(sk);
+}
+
+/* Neighbours of one phase and cycle merge; others do not. */
+static void test_stress_intervals_merge(void **state)
+{
+	struct stress_interval iv[7];
+	unsigned int i;
+
+	(void)state;
+	memset(iv, 0, sizeof(iv));
+	for (i = 0; i < 7; i++) {
+		iv[i].phase = i < 5 ? 0 : 1;
+		iv[i].t = i;
+		iv[i].secs = 1;
+		iv[i].bytes = 10;
+		iv[i].ios = 1;
+	}
+	iv[3].dip = true;
+	iv[6].cycle = 2;		/* phase 1, another cycle */
+	assert_int_equal(stress_intervals_merge(iv, 7), 5);
+	assert_true(iv[0].t == 0 && iv[0].secs == 2 && iv[0].bytes == 20);
+	assert_true(iv[1].t == 2 && iv[1].ios == 2 && iv[1].dip);
+	assert_true(iv[2].t == 4 && iv[2].secs == 1);	/* phase 0's last */
+	assert_true(iv[3].t == 5 && iv[3].phase == 1 && !iv[3].cycle);
+	assert_true(iv[4].t == 6 && iv[4].cycle == 2);
 }
 
 static void test_stress_find_run(void **state)
@@ -230,6 +335,8 @@ int main(void)
 		cmocka_unit_test(test_stress_plan_cdm),
 		cmocka_unit_test(test_stress_plan_sweep),
 		cmocka_unit_test(test_stress_dips),
+		cmocka_unit_test(test_stress_soak_add),
+		cmocka_unit_test(test_stress_intervals_merge),
 		cmocka_unit_test(test_stress_find_run),
 		cmocka_unit_test(test_stress_mountinfo_find),
 	};
