@@ -445,17 +445,32 @@ static void cmd_watch_meta_fill(void *arg, struct meta_record *m)
 	m->uas_err = x->uas_err;
 }
 
-/* sink_watch's on_capture(): the journal names the new recording */
+/* sink_watch's on_capture(): a line for whoever watches stdout */
 static void cmd_watch_on_capture(void *arg, const char *dir)
 {
 	struct cmd_watch_ctx *x = arg;
 
-	if (x->have_journal)
-		sink_journal_set_recording(&x->journal, dir);
 	if (!x->opts.quiet) {
 		printf("usbtrail watch: incident: recording %s\n", dir);
 		fflush(stdout);
 	}
+}
+
+/*
+ * sink_watch's on_incident(): the journal entry, which names the incident
+ * recording it is in; so the journal sink is fed by the store, not by
+ * the recorder.
+ */
+static void cmd_watch_on_incident(void *arg, const struct ev *ev,
+				  const char *dir)
+{
+	struct cmd_watch_ctx *x = arg;
+
+	if (!x->have_journal)
+		return;
+	sink_journal_set_recording(&x->journal, dir);
+	if (x->journal.event(&x->journal, ev) == 0)
+		x->journal.written++;
 }
 
 static void cmd_watch_store_opts(struct cmd_watch_ctx *x,
@@ -476,6 +491,7 @@ static void cmd_watch_store_opts(struct cmd_watch_ctx *x,
 	so->clock = rec_clock(x->rec);
 	so->meta_fill = cmd_watch_meta_fill;
 	so->on_capture = cmd_watch_on_capture;
+	so->on_incident = cmd_watch_on_incident;
 	so->arg = x;
 	so->stats = &x->ws;
 }
@@ -614,6 +630,17 @@ static int cmd_watch_open_sinks(struct cmd_watch_ctx *x)
 	struct sink_watch_opts so;
 	int ret;
 
+	if (x->opts.journal) {
+		ret = sink_journal_open(&x->journal, NULL);
+		if (!ret) {
+			/* fed by the store (cmd_watch_on_incident()) */
+			x->have_journal = true;
+		} else {
+			fprintf(stderr, "usbtrail watch: incidents not sent to "
+				"the journal: %s\n", ret == -ENOENT ?
+				"no systemd journal here" : strerror(-ret));
+		}
+	}
 	cmd_watch_store_opts(x, &so);
 	ret = sink_watch_open(&x->store, &so);
 	if (ret) {
@@ -639,17 +666,6 @@ static int cmd_watch_open_sinks(struct cmd_watch_ctx *x)
 		}
 		x->have_metrics = true;
 		rec_add_sink(x->rec, &x->metrics);
-	}
-	if (x->opts.journal) {
-		ret = sink_journal_open(&x->journal, NULL);
-		if (!ret) {
-			x->have_journal = true;
-			rec_add_sink(x->rec, &x->journal);
-		} else {
-			fprintf(stderr, "usbtrail watch: incidents not sent to "
-				"the journal: %s\n", ret == -ENOENT ?
-				"no systemd journal here" : strerror(-ret));
-		}
 	}
 	return 0;
 }
@@ -678,6 +694,7 @@ int cmd_watch_main(int argc, char **argv)
 	}
 	x->argc = argc;
 	x->argv = argv;
+	rec_set_who("usbtrail watch");
 	x->dip = (struct derive_opts)DERIVE_OPTS_DEFAULT;
 	x->rec = rec_new(&x->dip);
 	if (!x->rec) {
@@ -715,6 +732,8 @@ int cmd_watch_main(int argc, char **argv)
 	ro.arg = x;
 	/* the sinks are closed when it returns: metrics written last */
 	ret = rec_run(x->rec, &ro);
+	if (x->have_journal)
+		x->journal.close(&x->journal);
 	ws = &x->ws;
 	if (ret) {
 		fprintf(stderr, "usbtrail watch: %s\n", strerror(-ret));
@@ -727,6 +746,8 @@ int cmd_watch_main(int argc, char **argv)
 		(unsigned long long)ws->pruned,
 		(unsigned long long)(ws->lost + ws->lost_pending));
 out:
+	if (x->have_journal)
+		x->journal.close(&x->journal);	/* NULL-safe, twice too */
 	json_object_put(x->uas);
 	rec_free(x->rec);
 	free(x->opts.config_text);

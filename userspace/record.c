@@ -178,11 +178,19 @@ void rec_source_done(struct rec *r, struct rec_source *s)
 		epoll_ctl(r->ep, EPOLL_CTL_DEL, s->fd, NULL);
 }
 
+/* Who rec_warn() speaks for: "usbtrail record", "usbtrail watch". */
+static const char *rec_who = "usbtrail record";
+
+void rec_set_who(const char *who)
+{
+	rec_who = who;
+}
+
 void rec_warn(const struct rec_source *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "usbtrail record: %s: ", s ? s->name : "recorder");
+	fprintf(stderr, "%s: %s: ", rec_who, s ? s->name : "recorder");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -89,6 +89,8 @@ int rec_source_resume(struct rec *r, struct rec_source *s);
 void rec_source_done(struct rec *r, struct rec_source *s);
 /* The clock offsets measured when recording began. */
 const struct ev_clock *rec_clock(const struct rec *r);
+/* The prefix of rec_warn(), "usbtrail record" unless set; kept, not copied. */
+void rec_set_who(const char *who);
 /* Warn on stderr, prefixed "usbtrail record: SOURCE: ". */
 void rec_warn(const struct rec_source *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

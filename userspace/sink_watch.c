@@ -47,6 +47,8 @@
 #define WATCH_PENDING_MAX	(8u << 20)	/* unwritten bytes kept */
 #define WATCH_WINDOW_MAX	(64u << 20)	/* the --before window */
 #define WATCH_CAPTURE_MAX_S	600	/* one incident recording at most */
+/* how late an incident may come and still be in its place (see below) */
+#define WATCH_SETTLE_NS		(20ull * 1000000000)
 #define WATCH_PRUNE_EVERY_NS	(10ull * 1000000000)
 #define WATCH_DIR_MAX		3072	/* room for what goes below */
 
@@ -56,6 +58,8 @@ struct watch_line {
 	uint64_t t_ns;
 	enum ev_type type;
 	int kind;			/* EV_INCIDENT: its classify_kind */
+	struct ev_ident ident;
+	struct ev *inc;			/* EV_INCIDENT: a copy, else NULL */
 	size_t len;			/* with the newline */
 	char text[];
 };
@@ -77,12 +81,15 @@ struct sink_watch {
 	struct sink_watch_opts o;
 	struct evjson_writer *w;
 	struct watch_line *head, *tail;
+	struct watch_line *todo;	/* the first not decided on yet */
+	uint64_t done_ns;		/* the time of the last decided */
 	size_t window_bytes;
 	struct watch_file ring;
 	uint64_t ring_seq;
 	struct watch_file cap;		/* fd >= 0 while an incident is open */
 	uint64_t cap_end_ns;		/* keep writing until then */
 	uint64_t last_prune_ns;
+	uint64_t since_prune;		/* bytes queued since the last prune */
 	uint64_t last_ns;		/* the newest event's time */
 	struct sink_watch_stats st;	/* copied to o.stats */
 };
@@ -447,7 +454,8 @@ static void watch_cap_close(struct sink_watch *w)
 }
 
 /* The first incident of a new incident recording: open it, window first. */
-static void watch_cap_open(struct sink_watch *w, const struct ev *ev)
+static void watch_cap_open(struct sink_watch *w, const struct watch_line *inc,
+			   const struct ev_ident *id)
 {
 	char dir[4200], stamp[32], kind[32], disk[40];
 	const struct watch_line *l;
@@ -455,51 +463,105 @@ static void watch_cap_open(struct sink_watch *w, const struct ev *ev)
 	unsigned int i;
 	struct stat st;
 
-	watch_utc(stamp, sizeof(stamp), watch_wall(w, ev->t_ns));
-	watch_clean(kind, sizeof(kind),
-		    classify_kind_name(ev->u.incident.inc.kind));
-	watch_clean(disk, sizeof(disk), ev->ident.disk[0] ? ev->ident.disk :
-		    ev->ident.usb[0] ? ev->ident.usb : "host");
+	watch_utc(stamp, sizeof(stamp), watch_wall(w, inc->t_ns));
+	watch_clean(kind, sizeof(kind), classify_kind_name(inc->kind));
+	watch_clean(disk, sizeof(disk), id->disk[0] ? id->disk :
+		    id->usb[0] ? id->usb : "host");
 	for (i = 0; i < 100; i++) {
 		watch_path(dir, sizeof(dir), "%s/incidents/%s-%s-%s%s%.0u",
-			 w->o.dir, stamp, kind, disk, i ? "-" : "", i);
+			   w->o.dir, stamp, kind, disk, i ? "-" : "", i);
 		if (lstat(dir, &st))
 			break;
 	}
-	if (watch_file_open(w, &w->cap, dir, ev->t_ns,
+	if (watch_file_open(w, &w->cap, dir, inc->t_ns,
 			    "the seconds around an incident")) {
 		w->st.write_errors++;
 		return;
 	}
-	from = ev->t_ns > (uint64_t)w->o.before_s * 1000000000 ?
-		ev->t_ns - (uint64_t)w->o.before_s * 1000000000 : 0;
-	for (l = w->head; l; l = l->next)
+	from = inc->t_ns > (uint64_t)w->o.before_s * 1000000000 ?
+		inc->t_ns - (uint64_t)w->o.before_s * 1000000000 : 0;
+	for (l = w->head; l && l != inc; l = l->next)
 		if (l->t_ns >= from)
 			watch_file_put(&w->cap, l->text, l->len, l->t_ns,
 				       l->type, l->kind);
-	w->cap_end_ns = ev->t_ns + (uint64_t)w->o.after_s * 1000000000;
+	w->cap_end_ns = inc->t_ns + (uint64_t)w->o.after_s * 1000000000;
 	if (w->o.on_capture)
 		w->o.on_capture(w->o.arg, dir);
 }
 
-/* The window: this line in, what is older than --before out. */
-static void watch_window_add(struct sink_watch *w, const struct ev *ev,
-			     const char *text, size_t len)
+/*
+ * One line of the window, in time order, into the incident recording:
+ * the end of the one open, the start of a new one, or a line of it.
+ */
+static void watch_decide(struct sink_watch *w, struct watch_line *l)
+{
+	if (w->cap.fd >= 0 && (l->t_ns > w->cap_end_ns ||
+			       l->t_ns >= w->cap.first_ns +
+			       (uint64_t)WATCH_CAPTURE_MAX_S * 1000000000))
+		watch_cap_close(w);
+	if (l->type == EV_INCIDENT) {
+		if (w->cap.fd < 0)
+			watch_cap_open(w, l, &l->ident);
+		else if (l->t_ns + (uint64_t)w->o.after_s * 1000000000 >
+			 w->cap_end_ns)
+			w->cap_end_ns = l->t_ns +
+				(uint64_t)w->o.after_s * 1000000000;
+	}
+	if (w->cap.fd >= 0)
+		watch_file_put(&w->cap, l->text, l->len, l->t_ns, l->type,
+			       l->kind);
+	if (l->inc && w->o.on_incident)
+		w->o.on_incident(w->o.arg, l->inc,
+				 w->cap.fd >= 0 ? w->cap.dir : NULL);
+	w->done_ns = l->t_ns;
+}
+
+static void watch_line_free(struct watch_line *l)
+{
+	ev_free(l->inc);
+	free(l);
+}
+
+/*
+ * Decide every line up to @mark (all with UINT64_MAX), then let go of
+ * what is older than --before behind the last one decided.
+ */
+static void watch_settle(struct sink_watch *w, uint64_t mark)
 {
 	uint64_t keep_ns = (uint64_t)w->o.before_s * 1000000000;
 	struct watch_line *l;
 
-	while (w->head && (w->head->t_ns + keep_ns < ev->t_ns ||
-			   w->window_bytes + len > WATCH_WINDOW_MAX)) {
+	while (w->todo && (w->todo->t_ns <= mark ||
+			   w->window_bytes > WATCH_WINDOW_MAX)) {
+		watch_decide(w, w->todo);
+		w->todo = w->todo->next;
+	}
+	while (w->head && w->head != w->todo &&
+	       (w->head->t_ns + keep_ns < w->done_ns ||
+		w->window_bytes > WATCH_WINDOW_MAX)) {
 		l = w->head;
 		w->head = l->next;
 		if (!w->head)
 			w->tail = NULL;
 		w->window_bytes -= l->len;
-		free(l);
+		watch_line_free(l);
 	}
-	if (!keep_ns)
-		return;
+}
+
+/*
+ * The window: every line of the last --before seconds and of the
+ * WATCH_SETTLE_S not yet decided, in time order.  The recorder hands
+ * incidents over when they are complete (a timeout's chain ends with its
+ * outcome), so an incident can come after events newer than it: it goes
+ * into its place, and a recording is decided on only once nothing older
+ * can come.  One that comes later still is decided at once.
+ */
+static void watch_window_add(struct sink_watch *w, const struct ev *ev,
+			     const char *text, size_t len)
+{
+	struct watch_line *l, *p, *prev = NULL;
+	uint64_t done;
+
 	l = malloc(sizeof(*l) + len);
 	if (!l)
 		return;		/* the window is a copy: the ring has it */
@@ -507,14 +569,47 @@ static void watch_window_add(struct sink_watch *w, const struct ev *ev,
 	l->t_ns = ev->t_ns;
 	l->type = ev->type;
 	l->kind = ev->type == EV_INCIDENT ? (int)ev->u.incident.inc.kind : -1;
+	l->ident = ev->ident;
+	l->inc = NULL;
+	if (ev->type == EV_INCIDENT) {
+		l->inc = ev_new(EV_INCIDENT, ev->source, ev->t_ns);
+		if (l->inc) {
+			l->inc->id = ev->id;
+			l->inc->ident = ev->ident;
+			l->inc->u.incident = ev->u.incident;
+		}
+	}
 	l->len = len;
 	memcpy(l->text, text, len);
-	if (w->tail)
-		w->tail->next = l;
+	w->window_bytes += len;
+	if (!w->tail || w->tail->t_ns <= l->t_ns) {
+		if (w->tail)
+			w->tail->next = l;
+		else
+			w->head = l;
+		w->tail = l;
+		if (!w->todo)
+			w->todo = l;
+		return;
+	}
+	/* older than the newest: into its place, after its equals */
+	for (p = w->head; p && p->t_ns <= l->t_ns; p = p->next)
+		prev = p;
+	l->next = p;
+	if (prev)
+		prev->next = l;
 	else
 		w->head = l;
-	w->tail = l;
-	w->window_bytes += len;
+	if (!w->done_ns || l->t_ns >= w->done_ns) {
+		/* among the undecided (what follows a decided one is todo) */
+		if (p == w->todo)
+			w->todo = l;
+		return;
+	}
+	/* older than what was decided: decided now, where it stands */
+	done = w->done_ns;
+	watch_decide(w, l);
+	w->done_ns = done;
 }
 
 /* Flush both files; on a full disk, prune and try once more. */
@@ -571,21 +666,17 @@ static int sink_watch_event(struct rec_sink *s, const struct ev *ev)
 	else
 		w->st.lost++;
 
-	if (w->cap.fd >= 0 && (ev->t_ns > w->cap_end_ns ||
-			       ev->t_ns >= w->cap.first_ns +
-			       (uint64_t)WATCH_CAPTURE_MAX_S * 1000000000))
-		watch_cap_close(w);
-	if (ev->type == EV_INCIDENT) {
-		if (w->cap.fd < 0)
-			watch_cap_open(w, ev);
-		else
-			w->cap_end_ns = ev->t_ns +
-				(uint64_t)w->o.after_s * 1000000000;
-	}
-	if (w->cap.fd >= 0)
-		watch_file_put(&w->cap, text, n, ev->t_ns, ev->type, kind);
 	watch_window_add(w, ev, text, n);
 	free(text);
+	/* the bound holds between ticks too: a prune per 1/32 of it */
+	w->since_prune += n;
+	if (w->since_prune > w->o.keep_bytes / 32) {
+		w->since_prune = 0;
+		watch_flush(w);
+		watch_prune(w, 0);
+	}
+	if (w->tail && w->tail->t_ns > WATCH_SETTLE_NS)
+		watch_settle(w, w->tail->t_ns - WATCH_SETTLE_NS);
 	if (ev->type == EV_INCIDENT ||
 	    w->ring.npending + w->cap.npending > (256u << 10))
 		watch_flush(w);
@@ -608,9 +699,11 @@ void sink_watch_tick(struct rec_sink *s, uint64_t now_ns)
 
 	if (!w)
 		return;
-	watch_flush(w);
-	if (w->cap.fd >= 0 && now_ns > w->cap_end_ns + held)
+	if (now_ns > held + WATCH_SETTLE_NS)
+		watch_settle(w, now_ns - held - WATCH_SETTLE_NS);
+	if (w->cap.fd >= 0 && now_ns > w->cap_end_ns + held + WATCH_SETTLE_NS)
 		watch_cap_close(w);
+	watch_flush(w);
 	if (w->ring.fd >= 0 && now_ns >= w->ring.opened_ns +
 	    (uint64_t)w->o.segment_s * 1000000000 + held)
 		watch_ring_rotate(w, now_ns);
@@ -618,6 +711,7 @@ void sink_watch_tick(struct rec_sink *s, uint64_t now_ns)
 		watch_ring_open(w, now_ns);
 	if (now_ns >= w->last_prune_ns + WATCH_PRUNE_EVERY_NS) {
 		w->last_prune_ns = now_ns;
+		w->since_prune = 0;
 		watch_prune(w, 0);
 	}
 	w->st.lost_pending = w->ring.lost + w->cap.lost;
@@ -646,6 +740,7 @@ static int sink_watch_close(struct rec_sink *s)
 
 	if (!w)
 		return 0;
+	watch_settle(w, UINT64_MAX);
 	watch_flush(w);
 	if (w->cap.fd >= 0)
 		watch_cap_close(w);
@@ -655,7 +750,7 @@ static int sink_watch_close(struct rec_sink *s)
 	watch_stats_out(w);
 	while ((l = w->head)) {
 		w->head = l->next;
-		free(l);
+		watch_line_free(l);
 	}
 	evjson_writer_free(w->w);
 	free(w->ring.pending);

@@ -27,6 +27,12 @@ struct sink_watch_opts {
 	void (*meta_fill)(void *arg, struct meta_record *m);
 	/* an incident recording was opened in @dir; may be NULL */
 	void (*on_capture)(void *arg, const char *dir);
+	/*
+	 * An incident, once the store knows the recording it is in (@dir;
+	 * NULL if none could be made), in time order as far as it can:
+	 * up to WATCH_SETTLE_NS after it came.  May be NULL.
+	 */
+	void (*on_incident)(void *arg, const struct ev *ev, const char *dir);
 	void *arg;
 	/* the caller's, kept up to date, valid after close() too */
 	struct sink_watch_stats *stats;

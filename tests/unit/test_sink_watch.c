@@ -225,6 +225,35 @@ static void test_captures(void **state)
 	rm_rf(f.dir);
 }
 
+/*
+ * An incident handed over 12 s after its time (a timeout's chain is
+ * complete only with its outcome) is put in its place: its recording
+ * starts 5 s before it, and the events in between are in it once.
+ */
+static void test_late_incident(void **state)
+{
+	uint64_t t, first, last;
+	unsigned int n, inc;
+	struct fix f;
+
+	(void)state;
+	fix_open(&f, 64ull << 20, 8u << 20);
+	for (t = 10 * SEC; t <= 80 * SEC; t += SEC / 10) {
+		feed(&f, marker(t));
+		if (t == 42 * SEC)
+			feed(&f, incident(30 * SEC, CLASSIFY_TIMEOUT));
+	}
+	assert_int_equal(f.s.close(&f.s), 0);
+	assert_int_equal(ncaptured, 1);
+	n = read_events(captured[0], &first, &last, &inc);
+	assert_int_equal(first, 25 * SEC);
+	assert_int_equal(inc, 1);
+	assert_true(last >= 33 * SEC && last <= 33 * SEC + SEC / 10);
+	/* 25.0 to 33.0 s in tenths, and the incident */
+	assert_int_equal(n, 81 + 1);
+	rm_rf(f.dir);
+}
+
 /* The size of the regular files below @dir (allocated, as du counts). */
 static uint64_t du(const char *dir)
 {
@@ -353,6 +382,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_captures),
+		cmocka_unit_test(test_late_incident),
 		cmocka_unit_test(test_keep),
 		cmocka_unit_test(test_disk_full),
 	};
