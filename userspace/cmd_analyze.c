@@ -94,7 +94,9 @@ const char cmd_analyze_help[] =
 "  -k, --journal     read the kernel messages of the systemd journal\n"
 "  -b, --boot N|ID   with --journal: boot N (0 this one, -1 the one\n"
 "                    before) or the boot with that id; default 0\n"
-"  -D, --directory DIR  with --journal: the journal files in DIR\n"
+"  -D, --directory DIR  with --journal: the journal files in DIR; those\n"
+"                    of several machines (a log server's) are read\n"
+"                    each apart, under a heading naming the host\n"
 "  -f, --follow      keep reading /dev/kmsg (or the journal) for new\n"
 "                    messages until interrupted\n"
 "      --since TIME  only incidents at or after TIME: seconds since boot\n"
@@ -1421,10 +1423,9 @@ static int cmd_analyze_fleet(struct cmd_analyze *a)
 	struct stat st;
 	int nm, i, r = 0;
 
-	if (stat(a->o->journal_dir, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
+	/* not a directory: said as for one machine's journal */
+	if (stat(a->o->journal_dir, &st) || !S_ISDIR(st.st_mode))
+		return 0;
 	nm = cmd_analyze_machines(a->o->journal_dir, &m);
 	if (nm <= 1) {
 		free(m);

@@ -14,7 +14,11 @@ insmod "$USBTRAIL_KO" || exit 1
 usbtrail watch --dir "$o/w" --keep 64MiB --before 2 --after 2 --quiet \
 	2>"$o/watch.err" &
 pid=$!
-sleep 1
+# writes once it records (its start takes seconds under TCG)
+i=0
+while [ $i -lt 300 ] && ! grep -q 'recording into' "$o/watch.err"; do
+	sleep 0.1; i=$((i + 1))
+done
 /tests/write-loop.sh "$disk" 12 64
 # an unplugged disk is back after 2 s
 sleep 3

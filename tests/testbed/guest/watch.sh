@@ -18,7 +18,11 @@ usbtrail watch --dir "$o/w" --keep 16MiB --segment 1MiB \
 	--config "$o/watch.conf" --metrics "$o/usbtrail.prom" \
 	--metrics-interval 1 >"$o/watch.out" 2>"$o/watch.err" &
 pid=$!
-sleep 1
+# writes once it records (its start takes seconds under TCG)
+i=0
+while [ $i -lt 300 ] && ! grep -q 'recording into' "$o/watch.err"; do
+	sleep 0.1; i=$((i + 1))
+done
 # the stall starts 4 s after the command did, the unplug at 45 s
 /tests/write-loop.sh "$disk" 22 64
 sleep 2
