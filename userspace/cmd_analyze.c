@@ -492,7 +492,7 @@ static void cmd_analyze_out(struct cmd_analyze *a,
 	}
 	if (a->machine[0] && len > 2 && line[0] == '{') {
 		/* which machine, first: the names hold no character to escape */
-		printf("{\"host\":\"%s\",\"machine_id\":\"%s\",", a->host,
+		printf("{\"hostname\":\"%s\",\"machine_id\":\"%s\",", a->host,
 		       a->machine);
 		line++;
 		len--;
@@ -1272,7 +1272,7 @@ static void cmd_analyze_summary_json(const struct cmd_analyze *a,
 
 	json_object_object_add(o, "summary", json_object_new_boolean(1));
 	if (a->machine[0]) {
-		json_object_object_add(o, "host",
+		json_object_object_add(o, "hostname",
 				       json_object_new_string(a->host));
 		json_object_object_add(o, "machine_id",
 				       json_object_new_string(a->machine));
@@ -1409,8 +1409,8 @@ static void cmd_analyze_counts_of(const struct cmd_analyze *a,
  * -D DIR holding the journals of several machines (a fleet's, merged by
  * systemd-journal-remote): each machine read apart, as its own log (its
  * sda is not another's), under a heading that names it, with a summary
- * of its own; in --json each incident and summary carries "host" and
- * "machine_id".  Return: how many machines when more than one (a->shown
+ * of its own; in --json each incident and summary carries "hostname"
+ * and "machine_id".  Return: how many machines when more than one (a->shown
  * then counts all their incidents), 0 when it is one machine's journal
  * (read as ever), or a negative errno.
  */

@@ -78,10 +78,10 @@ awk '/^== host / { h = $3 } / (timeout|abort) / && h != "pi-a" ||
 "$bin" analyze --journal -D "$d" --json >"$out/analyze.json" 2>>"$out/analyze.err"
 for h in nas-c pi-a pi-b; do
 	id=$(journalctl -D "$d" -o json "_HOSTNAME=$h" -n 1 | jq -r ._MACHINE_ID)
-	n=$(jq -s --arg h "$h" --arg id "$id" 'map(select(.host == $h and
+	n=$(jq -s --arg h "$h" --arg id "$id" 'map(select(.hostname == $h and
 		.machine_id == $id and (.summary | not))) | length' "$out/analyze.json")
 	[ "$n" -ge 1 ] || fail "analyze --json names no incident of $h ($id)"
-	jq -se --arg h "$h" 'map(select(.summary and .host == $h)) | length == 1' \
+	jq -se --arg h "$h" 'map(select(.summary and .hostname == $h)) | length == 1' \
 		"$out/analyze.json" >/dev/null || fail "no summary of $h"
 	echo "ok: analyze --json: $n incidents of $h, and its summary"
 done
