@@ -473,6 +473,19 @@ static void cmd_watch_on_incident(void *arg, const struct ev *ev,
 		x->journal.written++;
 }
 
+/* sink_watch's on_error(): said once when it starts, once when it ends */
+static void cmd_watch_on_error(void *arg, const char *path, int err)
+{
+	(void)arg;
+	if (err)
+		fprintf(stderr, "usbtrail watch: cannot write into %s: %s; "
+			"what could not be written waits (up to 8 MiB) while "
+			"older recordings are removed\n", path, strerror(-err));
+	else
+		fprintf(stderr, "usbtrail watch: writing into %s again\n",
+			path);
+}
+
 static void cmd_watch_store_opts(struct cmd_watch_ctx *x,
 				 struct sink_watch_opts *so)
 {
@@ -492,6 +505,7 @@ static void cmd_watch_store_opts(struct cmd_watch_ctx *x,
 	so->meta_fill = cmd_watch_meta_fill;
 	so->on_capture = cmd_watch_on_capture;
 	so->on_incident = cmd_watch_on_incident;
+	so->on_error = cmd_watch_on_error;
 	so->arg = x;
 	so->stats = &x->ws;
 }
@@ -571,20 +585,30 @@ static void cmd_watch_tick(void *arg, struct rec *r, uint64_t now)
 	for (k = 0; k < CMD_WATCH_SLOTS; k++) {
 		struct rec_source *s = &x->src[k];
 
-		if (!x->open[k] || !s->down || now < x->retry_at[k])
+		/* down, or never opened (the module loaded after watch began) */
+		if ((x->open[k] && !s->down) || now < x->retry_at[k])
 			continue;
 		x->retry_at[k] = now + CMD_WATCH_RETRY_NS;
+		if (!x->open[k])
+			memset(s, 0, sizeof(*s));
 		ret = cmd_watch_open_slot(x, k);
 		if (ret) {
 			/* open() leaves *s as it was, or cleared: down again */
-			s->down = ret;
-			s->fd = -1;
+			if (x->open[k]) {
+				s->down = ret;
+				s->fd = -1;
+			}
 			continue;
 		}
+		if (!x->open[k]) {
+			x->open[k] = true;
+			rec_add_source(r, s);
+		}
 		ret = rec_source_resume(r, s);
-		fprintf(stderr, "usbtrail watch: %s: %s\n",
-			cmd_watch_slot_names[k], ret ? strerror(-ret) :
-			"opened again");
+		fprintf(stderr, "usbtrail watch: %s: %s%s%s\n",
+			cmd_watch_slot_names[k], ret ? strerror(-ret) : "opened",
+			!ret && k == CMD_WATCH_SLOT_TRACE ? ": " : "",
+			!ret && k == CMD_WATCH_SLOT_TRACE ? x->trace_source : "");
 	}
 	if (x->have_metrics && now >= x->metrics_at) {
 		x->metrics_at = now + x->opts.metrics_every * 1000000000ull;
@@ -604,7 +628,8 @@ static int cmd_watch_open_sources(struct cmd_watch_ctx *x)
 	for (k = 0; k < CMD_WATCH_SLOTS; k++) {
 		ret = cmd_watch_open_slot(x, k);
 		if (ret) {
-			fprintf(stderr, "usbtrail watch: without the %s: %s\n",
+			fprintf(stderr, "usbtrail watch: without the %s for "
+				"now (tried again every 5 s): %s\n",
 				cmd_watch_slot_names[k], strerror(-ret));
 			if (k == CMD_WATCH_SLOT_TRACE &&
 			    x->opts.source != CMD_WATCH_SOURCE_AUTO)

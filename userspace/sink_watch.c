@@ -51,6 +51,7 @@
 #define WATCH_SETTLE_NS		(20ull * 1000000000)
 #define WATCH_PRUNE_EVERY_NS	(10ull * 1000000000)
 #define WATCH_DIR_MAX		3072	/* room for what goes below */
+#define WATCH_META_RETRY	16	/* meta.json kept to write again */
 
 /* One event line of the window, oldest first. */
 struct watch_line {
@@ -92,6 +93,11 @@ struct sink_watch {
 	uint64_t since_prune;		/* bytes queued since the last prune */
 	uint64_t last_ns;		/* the newest event's time */
 	struct sink_watch_stats st;	/* copied to o.stats */
+	/* closed files whose final meta.json could not be written (yet) */
+	struct watch_file meta_retry[WATCH_META_RETRY];
+	const char *meta_what[WATCH_META_RETRY];
+	unsigned int nmeta_retry;
+	bool failing;			/* writes fail: said once */
 };
 
 /* --- names and the directory ---------------------------------------------- */
@@ -154,9 +160,25 @@ static int watch_mkdir(const char *path)
 
 /* --- one recording directory ---------------------------------------------- */
 
-static void watch_file_meta(struct sink_watch *w, struct watch_file *f,
-			    bool done, const char *what)
+/* A write failed (@err) or worked again (0): said once each way. */
+static void watch_state(struct sink_watch *w, const char *path, int err)
 {
+	if (!err && !w->failing)
+		return;
+	if (err)
+		w->st.write_errors++;
+	if (!!err == w->failing)
+		return;
+	w->failing = err != 0;
+	if (w->o.on_error)
+		w->o.on_error(w->o.arg, path, err);
+}
+
+static int watch_file_meta(struct sink_watch *w, struct watch_file *f,
+			   bool done, const char *what)
+{
+	int ret;
+
 	struct meta_record m;
 	char notes[3][META_NOTE_LEN];
 	unsigned int n = 0;
@@ -175,8 +197,26 @@ static void watch_file_meta(struct sink_watch *w, struct watch_file *f,
 			 "the disk was full", (unsigned long long)f->lost);
 	m.notes = (const char (*)[META_NOTE_LEN])notes;
 	m.nnotes = n;
-	if (meta_write(f->dir, &m, done, 0))
-		w->st.write_errors++;
+	ret = meta_write(f->dir, &m, done, 0);
+	watch_state(w, f->dir, ret);
+	return ret;
+}
+
+/* The final meta.json of a closed file again, where it failed before. */
+static void watch_meta_retry(struct sink_watch *w)
+{
+	unsigned int i = 0;
+
+	while (i < w->nmeta_retry) {
+		if (watch_file_meta(w, &w->meta_retry[i], true,
+				    w->meta_what[i])) {
+			i++;
+			continue;
+		}
+		w->nmeta_retry--;
+		w->meta_retry[i] = w->meta_retry[w->nmeta_retry];
+		w->meta_what[i] = w->meta_what[w->nmeta_retry];
+	}
 }
 
 static int watch_file_open(struct sink_watch *w, struct watch_file *f,
@@ -203,6 +243,7 @@ static int watch_file_open(struct sink_watch *w, struct watch_file *f,
 	f->last_ns = 0;
 	f->lost = 0;
 	f->opened_ns = now_ns;
+	/* one that is not there now is written at the end, or retried */
 	watch_file_meta(w, f, false, what);
 	return 0;
 }
@@ -253,15 +294,26 @@ static void watch_file_put(struct watch_file *f, const char *text, size_t len,
 static void watch_file_close(struct sink_watch *w, struct watch_file *f,
 			     const char *what)
 {
+	size_t i;
+
 	if (f->fd < 0)
 		return;
 	if (watch_file_flush(f)) {
-		w->st.write_errors++;
-		f->lost += f->npending ? 1 : 0;
+		/* the lines that could not be written are lost now */
+		for (i = 0; i < f->npending; i++)
+			if (f->pending[i] == '\n')
+				f->lost++;
+		f->npending = 0;
 	}
 	close(f->fd);
 	f->fd = -1;
-	watch_file_meta(w, f, true, what);
+	if (watch_file_meta(w, f, true, what)) {
+		if (w->nmeta_retry < WATCH_META_RETRY) {
+			w->meta_retry[w->nmeta_retry] = *f;
+			w->meta_retry[w->nmeta_retry].pending = NULL;
+			w->meta_what[w->nmeta_retry++] = what;
+		}
+	}
 	w->st.lost += f->lost;
 }
 
@@ -615,11 +667,17 @@ static void watch_window_add(struct sink_watch *w, const struct ev *ev,
 /* Flush both files; on a full disk, prune and try once more. */
 static void watch_flush(struct sink_watch *w)
 {
+	size_t had = w->ring.npending + w->cap.npending;
 	int ret = watch_file_flush(&w->ring);
 	int ret2 = watch_file_flush(&w->cap);
 
-	if (!ret && !ret2)
+	if (!ret && !ret2) {
+		/* writing again: once lines really were written */
+		if (w->failing && had && (w->ring.fd >= 0 || w->cap.fd >= 0))
+			watch_state(w, w->ring.fd >= 0 ? w->ring.dir :
+				    w->cap.dir, 0);
 		return;
+	}
 	if (ret == -ENOSPC || ret2 == -ENOSPC || ret == -EDQUOT ||
 	    ret2 == -EDQUOT) {
 		w->st.disk_full++;
@@ -628,8 +686,10 @@ static void watch_flush(struct sink_watch *w)
 		ret = watch_file_flush(&w->ring);
 		ret2 = watch_file_flush(&w->cap);
 	}
-	if (ret || ret2)
-		w->st.write_errors++;
+	if (ret)
+		watch_state(w, w->ring.dir, ret);
+	else if (ret2)
+		watch_state(w, w->cap.dir, ret2);
 }
 
 static int sink_watch_event(struct rec_sink *s, const struct ev *ev)
@@ -714,6 +774,8 @@ void sink_watch_tick(struct rec_sink *s, uint64_t now_ns)
 		w->since_prune = 0;
 		watch_prune(w, 0);
 	}
+	if (w->nmeta_retry)
+		watch_meta_retry(w);
 	w->st.lost_pending = w->ring.lost + w->cap.lost;
 	watch_stats_out(w);
 }
@@ -746,6 +808,7 @@ static int sink_watch_close(struct rec_sink *s)
 		watch_cap_close(w);
 	watch_file_close(w, &w->ring, "a piece of the ring");
 	watch_prune(w, 0);
+	watch_meta_retry(w);
 	w->st.lost_pending = 0;
 	watch_stats_out(w);
 	while ((l = w->head)) {

@@ -33,6 +33,11 @@ struct sink_watch_opts {
 	 * up to WATCH_SETTLE_NS after it came.  May be NULL.
 	 */
 	void (*on_incident)(void *arg, const struct ev *ev, const char *dir);
+	/*
+	 * Writing into @path failed with -@err (a full disk), or works
+	 * again (@err 0): once each way, for a message.  May be NULL.
+	 */
+	void (*on_error)(void *arg, const char *path, int err);
 	void *arg;
 	/* the caller's, kept up to date, valid after close() too */
 	struct sink_watch_stats *stats;
