@@ -118,13 +118,14 @@ const char cmd_watch_help[] =
 "  -h, --help              show this help and exit\n"
 "\n"
 "SIZE takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
-"SIGHUP reads --config again (all but --dir and --source), opens a source\n"
-"that went away and starts a new ring piece; a source that fails is\n"
-"opened again every 5 s.  SIGTERM or SIGINT stops it with every file\n"
+"SIGHUP reads --config again (all but --dir, --source and --metrics),\n"
+"opens a source that went away and starts a new ring piece; a source\n"
+"that fails, or did not open at the start, is tried every 5 s.  SIGTERM or SIGINT stops it with every file\n"
 "complete.  A full disk does not stop it: it prunes, keeps up to 8 MiB\n"
 "unwritten and counts what it could not keep.  Needs root, as record.\n"
-"Exit status: 0 stopped by a signal; 1 DIR cannot be written; 2 usage\n"
-"error; 3 no event source could be opened.\n";
+"Exit status: 0 stopped by a signal; 1 DIR cannot be written or --config\n"
+"read; 2 usage error (also in --config); 3 no event source could be\n"
+"opened.\n";
 
 enum {
 	CMD_WATCH_OPT_KEEP = 256,
