@@ -16,7 +16,7 @@ remote=/lib/systemd/systemd-journal-remote
 bin=$top/userspace/usbtrail
 
 # host fault: the three machines
-set -- pi-a stall@3+6 pi-b medium-not-present@10240 nas-c unplug@4+2
+set -- pi-a stall@9+6 pi-b medium-not-present@10240 nas-c unplug@10+2
 d=$out/remote
 rm -rf "$d"
 mkdir -p "$d"

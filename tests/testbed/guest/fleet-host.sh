@@ -19,7 +19,7 @@ i=0
 while [ $i -lt 300 ] && ! grep -q 'recording into' "$o/watch.err"; do
 	sleep 0.1; i=$((i + 1))
 done
-/tests/write-loop.sh "$disk" 12 64
+/tests/write-loop.sh "$disk" 14 64
 # an unplugged disk is back after 2 s
 sleep 3
 kill -TERM $pid
