@@ -18,13 +18,13 @@ command -v jq >/dev/null || skip "jq is not installed"
 [ -x /lib/systemd/systemd-journald ] || skip "no systemd-journald to pack"
 
 # shellcheck disable=SC2016 # expanded in the guest
-tb --journald --devices uas --fault stall@4+8 --fault unplug@45+3 \
+tb --journald --devices uas --fault stall@8+8 --fault unplug@50+3 \
 	--timeout 300 -- sh -c 'sh /tests/watch.sh $TESTBED_UAS' \
 	>"$out/stdout.txt" 2>&1 || fail "guest command failed"
 o=$out/watch
 sed 's/^/  watch: /' "$o/watch.err"
-expect "$out/faults.log" 'stall@4\+8 end device=uas'
-expect "$out/faults.log" 'unplug@45\+3 replug device=uas'
+expect "$out/faults.log" 'stall@8\+8 end device=uas'
+expect "$out/faults.log" 'unplug@50\+3 replug device=uas'
 check "watch's exit status after SIGTERM" "$(cat "$o/watch.status")" 0
 expect "$o/watch.err" '^usbtrail watch: recording into .* \(kernel events: module\)'
 expect "$o/watch.err" '^usbtrail watch: SIGHUP: keep 15728640 bytes, 30 days, 4 s before and 5 s after'

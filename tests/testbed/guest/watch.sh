@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Guest side of 53-watch (booted with --journald, faults stall@4+8 and
-# unplug@45+3): usbtrail watch runs from the start with the module; writes
+# Guest side of 53-watch (booted with --journald, faults stall@8+8 and
+# unplug@50+3): usbtrail watch runs from the start with the module; writes
 # hit the stall, then the disk is unplugged and plugged back; SIGHUP with a
 # changed --config; SIGTERM.  Then report and analyze on each incident
 # recording, and the journal as a fleet would read it.
@@ -23,13 +23,13 @@ i=0
 while [ $i -lt 300 ] && ! grep -q 'recording into' "$o/watch.err"; do
 	sleep 0.1; i=$((i + 1))
 done
-# the stall starts 4 s after the command did, the unplug at 45 s
+# the stall starts 8 s after the command did, the unplug at 50 s
 /tests/write-loop.sh "$disk" 22 64
 sleep 2
 # a new --after, and a new ring piece
 printf 'before 4\nafter 5\nkeep 15MiB\n' >"$o/watch.conf"
 kill -HUP $pid
-# the unplug comes at 45 s, while these write
+# the unplug comes at 50 s, while these write
 /tests/write-loop.sh "$disk" 24 64
 # it is back after 3 s: wait for the new disk, then for --after
 i=0
