@@ -484,8 +484,9 @@ static int watch_ring_open(struct sink_watch *w, uint64_t t_ns)
 	int ret;
 
 	watch_utc(stamp, sizeof(stamp), watch_wall(w, t_ns));
+	w->ring_seq++;
 	watch_path(dir, sizeof(dir), "%s/ring/%s-%06llu", w->o.dir, stamp,
-		 (unsigned long long)++w->ring_seq);
+		   (unsigned long long)w->ring_seq);
 	ret = watch_file_open(w, &w->ring, dir, t_ns, "a piece of the ring");
 	if (ret)
 		w->st.write_errors++;

@@ -21,9 +21,10 @@ grep -q "watch.conf:2: 'dir' cannot be set here" "$out/conf1.err" ||
 printf '# comment\nkeep lots\n' >"$conf"
 "$bin" watch --config "$conf" --dir "$area/w0" >/dev/null 2>"$out/conf2.err"
 check "exit status, a bad value in --config" "$?" 2
-grep -q "invalid size 'lots' for --keep" "$out/conf2.err" &&
-	grep -q "in $conf" "$out/conf2.err" ||
+grep -q "invalid size 'lots' for --keep" "$out/conf2.err" ||
 	fail "the bad value is not named: $(cat "$out/conf2.err")"
+grep -q "in $conf" "$out/conf2.err" ||
+	fail "the file is not named: $(cat "$out/conf2.err")"
 [ ! -e "$area/w0" ] || fail "watch made its directory on a usage error"
 echo "ok: --config errors"
 
@@ -57,8 +58,9 @@ grep -q '^usbtrail watch: kernel trace events: opened: tracefs' "$e" ||
 	fail "tracefs, mounted later, was not taken"
 grep -q '^usbtrail watch: SIGHUP: keep 33554432 bytes, 30 days, 2 s before and 30 s after' "$e" ||
 	fail "the first SIGHUP did not take the new config"
-grep -q "invalid size '1K'\|out of range" "$e" &&
-	grep -q 'SIGHUP: --config not taken, the settings stay' "$e" ||
+grep -q "value '1K' for --keep is out of range" "$e" ||
+	fail "the broken config's value was not named"
+grep -q 'SIGHUP: --config not taken, the settings stay' "$e" ||
 	fail "the broken config was not refused"
 echo "ok: tracefs taken when mounted; SIGHUP takes a config, refuses a bad one"
 

@@ -121,7 +121,7 @@ static struct ev *marker(uint64_t t_ns)
 	assert_non_null(ev);
 	ev->u.marker.kind = EV_MARKER_NOTE;
 	snprintf(ev->u.marker.text, sizeof(ev->u.marker.text),
-		 "tick %llu ms filler filler filler filler filler filler",
+		 "tick %llu ms, of about the length of a kernel line",
 		 (unsigned long long)(t_ns / 1000000));
 	return ev;
 }

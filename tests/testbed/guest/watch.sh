@@ -33,7 +33,13 @@ kill -HUP $pid
 /tests/write-loop.sh "$disk" 24 64
 # it is back after 3 s: wait for the new disk, then for --after
 i=0
-while [ $i -lt 100 ] && ! ls /sys/bus/usb/drivers/uas/ | grep -q :; do
+bound() {
+	for b in /sys/bus/usb/drivers/uas/*:*; do
+		[ -e "$b" ] && return 0
+	done
+	return 1
+}
+while [ $i -lt 100 ] && ! bound; do
 	sleep 0.2; i=$((i + 1))
 done
 sleep 12
