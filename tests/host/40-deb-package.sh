@@ -128,12 +128,17 @@ set -u
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 apt="apt-get -q -y -o APT::Sandbox::User=root"
 install() {
-	$apt install --no-install-recommends /tmp/"$1" /tmp/"$2"
+	$apt install --no-install-recommends /tmp/"$1" /tmp/"$2" >/tmp/apt.log 2>&1
+	rc=$?
+	cat /tmp/apt.log
+	return $rc
 }
 step() { echo "=== $*"; }
 step install
 if ! install "$1" "$2"; then
-	# the tarball's lists may name versions the mirror has replaced
+	# the tarball's lists may name versions the mirror has replaced;
+	# any other failure is the packages'
+	grep -Eq '^E: (Failed|Unable) to fetch' /tmp/apt.log || exit 1
 	step update
 	$apt update || { echo "apt-get update failed: no network?"; exit 77; }
 	step install
