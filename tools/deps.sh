@@ -131,14 +131,14 @@ deb_chroot() {
 	extra=
 	[ "$suite" = bookworm-backports ] &&
 		extra="deb http://deb.debian.org/debian bookworm-backports main"
+	# .tar.zst: mmdebstrap compresses with zstd itself
 	tmp=$chrootdir/.new-$abi.tar.zst
-	# shellcheck disable=SC2086 # $extra: nothing or one source line
 	mmdebstrap --quiet --variant=apt --skip=cleanup/apt/lists \
-		--include="dkms,man-db,linux-headers-$abi" bookworm - \
+		--include="dkms,man-db,linux-headers-$abi" bookworm "$tmp" \
 		"deb http://deb.debian.org/debian bookworm main" \
 		"deb http://deb.debian.org/debian bookworm-updates main" \
 		"deb http://deb.debian.org/debian-security bookworm-security main" \
-		${extra:+"$extra"} | zstd -q -T0 -o "$tmp" ||
+		${extra:+"$extra"} ||
 		{ rm -f "$tmp"; die "mmdebstrap of the package test's chroot failed"; }
 	mv "$tmp" "$tarball"
 }
