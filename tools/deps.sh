@@ -7,6 +7,11 @@
 #
 #   tools/deps.sh            everything (build, unit tests, test bed kernels)
 #   tools/deps.sh --build    only what `make` needs
+#   tools/deps.sh --deb      what `make` needs, what dpkg-buildpackage
+#                            needs for debian/ (debhelper, dh-dkms), lintian,
+#                            mmdebstrap, and the chroot the packages are
+#                            installed into by tests/host/40-deb-package.sh
+#                            (the full run does this too)
 #
 # The test bed kernels are pinned in tools/kernels.conf: image and headers
 # are installed by ABI name so they always match.  Kernel images are not
@@ -38,6 +43,9 @@ build_pkgs="build-essential pkg-config libusb-1.0-0-dev libbpf-dev libsystemd-de
 	libevdev-dev libtracefs-dev libtraceevent-dev liburing-dev
 	libjson-c-dev libyajl-dev zlib1g-dev libssl-dev liblzma-dev libzstd-dev
 	libbz2-dev"
+# debian/control's Build-Depends beyond build_pkgs, and what
+# tests/host/40-deb-package.sh runs
+deb_pkgs="debhelper dh-dkms lintian mmdebstrap zstd"
 test_pkgs="libcmocka-dev python3 qemu-system-x86 qemu-utils busybox-static
 	cpio xz-utils kmod sparse file procps dkms linux-source-6.1 fio
 	clang libclang-rt-14-dev jq tshark trace-cmd tcpdump chromium
@@ -105,9 +113,43 @@ kernel_image() {
 	touch "$kcache/$abi/.complete"
 }
 
+# The chroot tests/host/40-deb-package.sh installs the packages into:
+# Debian 12 (apt variant) with dkms, man-db and the headers of the test
+# bed's default kernel, its apt lists kept so apt can resolve the
+# packages' Depends there; a tarball of 150 MB, made once (3.5 minutes
+# here, most of it the download).  Its name carries the kernel's ABI and
+# what it holds, so a change to either makes a new one.
+chrootdir=/var/cache/usbtrail/chroot
+chroot_v=1	# bump when the --include list below changes
+deb_chroot() {
+	abi=$(awk '$1 == "default" { print $2 }' "$here/kernels.conf")
+	suite=$(awk '$1 == "default" { print $3 }' "$here/kernels.conf")
+	tarball=$chrootdir/bookworm-v$chroot_v-$abi.tar.zst
+	[ -f "$tarball" ] && return 0
+	mkdir -p "$chrootdir"
+	echo "deps.sh: making $tarball" >&2
+	extra=
+	[ "$suite" = bookworm-backports ] &&
+		extra="deb http://deb.debian.org/debian bookworm-backports main"
+	# .tar.zst: mmdebstrap compresses with zstd itself
+	tmp=$chrootdir/.new-$abi.tar.zst
+	mmdebstrap --quiet --variant=apt --skip=cleanup/apt/lists \
+		--include="dkms,man-db,linux-headers-$abi" bookworm "$tmp" \
+		"deb http://deb.debian.org/debian bookworm main" \
+		"deb http://deb.debian.org/debian bookworm-updates main" \
+		"deb http://deb.debian.org/debian-security bookworm-security main" \
+		${extra:+"$extra"} ||
+		{ rm -f "$tmp"; die "mmdebstrap of the package test's chroot failed"; }
+	mv "$tmp" "$tarball"
+}
+
 # shellcheck disable=SC2046,SC2086 # lists of package names, split on purpose
 apt_install $(missing $build_pkgs)
 [ "$what" = "--build" ] && exit 0
+# shellcheck disable=SC2046,SC2086 # lists of package names, split on purpose
+apt_install $(missing $deb_pkgs)
+deb_chroot
+[ "$what" = "--deb" ] && exit 0
 # shellcheck disable=SC2046,SC2086 # lists of package names, split on purpose
 apt_install $(missing $test_pkgs)
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # One version, in VERSION: the command prints it, make man writes it into
-# the man page, and dkms.conf carries the same (the module's is checked
-# where it is built, tests/lint/module.sh).
+# the man page, dkms.conf and debian/changelog carry the same (the
+# module's is checked where it is built, tests/lint/module.sh).
 . "$(dirname "$0")/lib.sh"
 
 ver=$(cat "$top/VERSION")
@@ -37,6 +37,15 @@ case $th in
 *) fail "make man's .TH is '$th', VERSION $ver" ;;
 esac
 echo "ok: make man: $th"
+
+# the Debian packages' version (debian/rules refuses a mismatch;
+# tests/host/40-deb-package.sh builds them)
+if command -v dpkg-parsechangelog >/dev/null; then
+	cl=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
+	[ "$cl" = "$ver" ] ||
+		fail "debian/changelog is at '$cl', VERSION $ver (add an entry: dch -v $ver)"
+	echo "ok: debian/changelog is at $cl"
+fi
 
 grep -q 'MODULE_VERSION(USBTRAIL_VERSION)' "$top/module/ut_main.c" ||
 	fail "module/ut_main.c does not take its version from VERSION"
