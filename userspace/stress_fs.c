@@ -84,6 +84,7 @@ struct stress_fs_ctx {
 	bool stop;			/* an error, a signal or --duration */
 	bool sig_taken;			/* the signal stopped the writes */
 	bool counting;			/* a phase runs: account to it */
+	char prog_name[48];		/* tree: "create 1234 files" */
 };
 
 static double stress_fs_now(void)
@@ -242,6 +243,11 @@ static void stress_fs_progress(struct stress_fs_ctx *c, double now,
 		return;
 	c->last_progress = now;
 	pr.phase = p->name;
+	if (c->res->mode == STRESS_FS_TREE) {
+		snprintf(c->prog_name, sizeof(c->prog_name), "%s %" PRIu64
+			 " files", p->name, p->files);
+		pr.phase = c->prog_name;
+	}
 	pr.done = p->bytes;
 	pr.total = c->ph_total;
 	pr.elapsed = el;
@@ -937,6 +943,24 @@ static void stress_fs_sync(struct stress_fs_ctx *c)
 	c->counting = false;
 }
 
+/*
+ * A signal during the writes or the sync stops the writes; what they
+ * wrote is then verified, whole: one during the read-back stops that.
+ */
+static void stress_fs_take_signal(struct stress_fs_ctx *c)
+{
+	struct stress_fs_result *res = c->res;
+	char sig[24];
+
+	if (!stress_fs_interrupted(c))
+		return;
+	c->sig_taken = true;
+	stress_signal_name(res->interrupted, sig, sizeof(sig));
+	stress_fs_message(c, "interrupted by %s: verifying the %" PRIu64
+			  " bytes written (a second signal ends it at once)",
+			  sig, res->written_bytes);
+}
+
 static void stress_fs_write(struct stress_fs_ctx *c)
 {
 	struct stress_fs_result *res = c->res;
@@ -949,7 +973,7 @@ static void stress_fs_write(struct stress_fs_ctx *c)
 	stress_fs_close_dirs(c);
 	stress_fs_phase_end(c, i == res->files && !c->stop &&
 			    !res->interrupted);
-	c->sig_taken = res->interrupted != 0;
+	stress_fs_take_signal(c);
 	if (res->enospc && res->fill)
 		stress_fs_message(c, "the filesystem is full after %" PRIu64
 				  " bytes: the fill ends here",
@@ -1421,6 +1445,7 @@ int stress_fs_run(const struct stress_fs_config *cfg,
 	if (!cfg->verify_only) {
 		stress_fs_write(&c);
 		stress_fs_sync(&c);
+		stress_fs_take_signal(&c);
 		err = stress_fs_manifest_update(&c);
 		if (err)
 			stress_fs_error(&c, "manifest", UINT64_MAX, 0, -err);
@@ -1449,5 +1474,5 @@ void stress_fs_result_free(struct stress_fs_result *res)
 bool stress_fs_failed(const struct stress_fs_result *res)
 {
 	return res->errors_total || res->bad_total ||
-	       (res->enospc && !res->fill);
+	       (res->enospc && (!res->fill || !res->written_bytes));
 }
