@@ -43,7 +43,6 @@
 static const char *const stress_fs_problems[] = {
 	[STRESS_FS_OK] = "ok",
 	[STRESS_FS_MISSING] = "missing",
-	[STRESS_FS_NOT_FILE] = "not a file",
 	[STRESS_FS_UNREADABLE] = "unreadable",
 	[STRESS_FS_MISPLACED] = "misplaced",
 	[STRESS_FS_CHANGED] = "changed",

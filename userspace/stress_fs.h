@@ -51,7 +51,6 @@ enum stress_fs_mode {
 enum stress_fs_problem {
 	STRESS_FS_OK,
 	STRESS_FS_MISSING,	/* expected, not there */
-	STRESS_FS_NOT_FILE,	/* there, but a directory, symlink, ... */
 	STRESS_FS_UNREADABLE,	/* open or read failed */
 	STRESS_FS_MISPLACED,	/* holds another file's data */
 	STRESS_FS_CHANGED,	/* its data differs from what was written */

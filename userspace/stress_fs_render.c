@@ -97,7 +97,6 @@ static void stress_fs_render_bad(const struct stress_fs_result *res,
 		break;
 	case STRESS_FS_OK:
 	case STRESS_FS_MISSING:
-	case STRESS_FS_NOT_FILE:
 	case STRESS_FS_NR_PROBLEMS:
 		break;
 	}
@@ -329,7 +328,6 @@ static json_object *stress_fs_render_json_bad(const struct stress_fs_result *res
 		break;
 	case STRESS_FS_OK:
 	case STRESS_FS_MISSING:
-	case STRESS_FS_NOT_FILE:
 	case STRESS_FS_NR_PROBLEMS:
 		break;
 	}

@@ -16,7 +16,8 @@ echo "secret" >"$work/outside/secret"
 ln -s "$work/outside" "$d/link"
 sums() {
 	(cd "$work" && find fs outside -type f -print0 | sort -z |
-		xargs -0 md5sum; ls -lA fs | sed 1d | awk '{ print $1, $NF }')
+		xargs -0 md5sum
+	 find fs -mindepth 1 -maxdepth 1 -printf '%M %P %l\n' | sort)
 }
 sums >"$out/before.txt"
 
@@ -126,7 +127,7 @@ rm -r "$run"
 # The large mode's files swapped: each names the other.
 stress "$d" --size 1M --files 2 --keep
 check "large keep: exit status" "$rc" 0
-run=$(ls -d "$d"/usbtrail-stress-*)
+run=$(find "$d" -maxdepth 1 -name 'usbtrail-stress-*')
 mv "$run/large0000.dat" "$run/x" && mv "$run/large0001.dat" "$run/large0000.dat"
 mv "$run/x" "$run/large0001.dat"
 stress --verify-only "$d" --json
@@ -150,7 +151,8 @@ stress "$fake" --fs-mode tree --files 10
 check "write into a run's directory: exit status" "$rc" 1
 grep -q "is the directory of a run of usbtrail stress" "$out/last.err" ||
 	fail "write into a run's directory: no clear refusal"
-check "fake run untouched" "$(ls -A "$fake" | tr '\n' ' ')" \
+check "fake run untouched" \
+	"$(find "$fake" -mindepth 1 -printf '%P\n' | sort | tr '\n' ' ')" \
 	".usbtrail-stress f0000000.dat "
 rm -r "$fake"
 stress --verify-only "$d"
