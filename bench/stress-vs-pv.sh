@@ -38,8 +38,10 @@ done
 
 bytes() {	# a size with a K, M, G suffix, in bytes
 	echo "$1" | awk '{ n = $1 + 0; u = substr($1, length(n "") + 1, 1)
-		m = u == "K" ? 1024 : u == "M" ? 1048576 :
-		    u == "G" ? 1073741824 : 1
+		m = 1
+		if (u == "K") m = 1024
+		if (u == "M") m = 1048576
+		if (u == "G") m = 1073741824
 		printf "%.0f", n * m }'
 }
 size_b=$(bytes "$size")
@@ -104,7 +106,7 @@ ut_tree() {
 	"$bin" stress "$d" --fs-mode tree --files "$files" --file-size "$fsize" \
 		--json >"$work/ut.json" 2>/dev/null
 	for ph in create create+sync stat read remove; do
-		ut_get "$work/ut.json" "$ph" files_per_s >>"$work/ut.$ph"
+		ut_get "$work/ut.json" "$ph" files_per_s >>"$work/ut.t$ph"
 	done
 }
 cp_tree() {
@@ -171,13 +173,13 @@ for d in "$@"; do
 	row "$size file write (pv)" write pv.write MB/s
 	row "$size file write+fsync (pv; sync -f)" write+fsync pv.write+fsync MB/s
 	row "$size file read, pages dropped (pv)" read pv.read MB/s
-	row "$files x $fsize create (cp -r)" create cp.create files/s
-	row "$files x $fsize create+sync (cp -r; sync -f)" create+sync \
+	row "$files x $fsize create (cp -r)" tcreate cp.create files/s
+	row "$files x $fsize create+sync (cp -r; sync -f)" tcreate+sync \
 		cp.create+sync files/s
-	row "$files x $fsize stat walk (ls -lR)" stat cp.stat entries/s
-	row "$files x $fsize read, pages dropped (find -exec cat {} +)" read \
+	row "$files x $fsize stat walk (ls -lR)" tstat cp.stat entries/s
+	row "$files x $fsize read, pages dropped (find -exec cat {} +)" tread \
 		cp.read files/s
-	row "$files x $fsize read, pages dropped (find -exec cat {} \\;)" read \
+	row "$files x $fsize read, pages dropped (find -exec cat {} \\;)" tread \
 		cp.cat1 files/s
-	row "$files x $fsize remove (rm -r)" remove cp.remove files/s
+	row "$files x $fsize remove (rm -r)" tremove cp.remove files/s
 done

@@ -82,6 +82,7 @@ struct stress_fs_ctx {
 	bool walk_done;
 	bool stop;			/* an error, a signal or --duration */
 	bool sig_taken;			/* the signal stopped the writes */
+	bool timed_out;			/* --duration stopped them */
 	bool counting;			/* a phase runs: account to it */
 	char prog_name[48];		/* tree: "create 1234 files" */
 };
@@ -555,9 +556,11 @@ static int stress_fs_manifest_read(int dirfd, const char *dirname,
 			"is not one a run wrote for it)", dirname,
 			STRESS_FS_MANIFEST);
 	res->mode = strcmp(mode, "large") ? STRESS_FS_TREE : STRESS_FS_LARGE;
-	if (strcmp(state, "done"))
-		res->written_files = res->files,
+	if (strcmp(state, "done")) {
+		res->unfinished = true;
+		res->written_files = res->files;
 		res->written_bytes = res->files * res->file_size;
+	}
 	return 0;
 }
 
@@ -786,7 +789,7 @@ static bool stress_fs_write_stops(struct stress_fs_ctx *c)
 		return true;
 	if (c->cfg->duration > 0 &&
 	    stress_fs_now() - c->ph_start >= c->cfg->duration)
-		c->stop = true;
+		c->stop = c->timed_out = true;
 	return c->stop;
 }
 
@@ -970,8 +973,10 @@ static void stress_fs_write(struct stress_fs_ctx *c)
 	for (i = 0; i < res->files && !stress_fs_write_stops(c); i++)
 		stress_fs_write_file(c, i);
 	stress_fs_close_dirs(c);
-	stress_fs_phase_end(c, i == res->files && !c->stop &&
-			    !res->interrupted);
+	/* --duration's end is the end the user asked for */
+	stress_fs_phase_end(c, (i == res->files && !c->stop) ||
+			    (c->timed_out && !res->errors_total &&
+			     !res->interrupted));
 	stress_fs_take_signal(c);
 	if (res->enospc && res->fill)
 		stress_fs_message(c, "the filesystem is full after %" PRIu64
@@ -1351,16 +1356,24 @@ static void stress_fs_remove(struct stress_fs_ctx *c)
 
 /* ----- the run ----- */
 
+/* posix_memalign(): any size, where aligned_alloc() wants multiples. */
+static void *stress_fs_memalign(size_t align, size_t len)
+{
+	void *p;
+
+	return posix_memalign(&p, align, len) ? NULL : p;
+}
+
 static int stress_fs_alloc(struct stress_fs_ctx *c)
 {
 	struct stress_fs_result *res = c->res;
 	int err;
 
-	c->run = aligned_alloc(64, sizeof(*c->run));
-	c->scratch = aligned_alloc(64, sizeof(*c->scratch));
+	c->run = stress_fs_memalign(64, sizeof(*c->run));
+	c->scratch = stress_fs_memalign(64, sizeof(*c->scratch));
 	c->rep = malloc(sizeof(*c->rep));
 	c->buflen = res->block ? res->block : STRESS_FS_BLOCK;
-	c->buf = aligned_alloc(4096, c->buflen);
+	c->buf = stress_fs_memalign(4096, c->buflen);
 	if (!c->run || !c->scratch || !c->rep || !c->buf)
 		return -ENOMEM;
 	err = pattern_run_init(c->run, res->run_id, STRESS_FS_GENERATION,

@@ -123,6 +123,7 @@ struct stress_fs_result {
 	uint64_t stride;		/* pattern offsets per file */
 	uint32_t block;
 	bool fill;			/* large without --size */
+	bool unfinished;		/* verify-only: its run did not end */
 	uint64_t free_before;		/* bytes statvfs gave */
 
 	size_t nphases;

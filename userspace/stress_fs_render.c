@@ -182,6 +182,9 @@ void stress_fs_render_text(const struct stress_fs_result *res,
 	       stress_fs_render_mode(res), res->files,
 	       res->files == 1 ? "" : "s", size, bs,
 	       res->fill ? ", filling the free space" : "");
+	if (res->unfinished)
+		printf("the run that wrote it did not end (killed, or the "
+		       "system went down): all it planned is checked\n");
 	printf("%-14s %8s %12s %10s %10s %8s %4s %6s\n", "phase", "files",
 	       "bytes", "MB/s", "files/s", "secs", "dips", "errors");
 	for (i = 0; i < res->nphases; i++) {
@@ -440,6 +443,8 @@ void stress_fs_render_json(const struct stress_fs_result *res,
 	stress_fs_render_add(o, "sector_size",
 			     json_object_new_int64(STRESS_FS_SECTOR));
 	stress_fs_render_add(o, "fill", json_object_new_boolean(res->fill));
+	stress_fs_render_add(o, "unfinished",
+			     json_object_new_boolean(res->unfinished));
 	stress_fs_render_add(o, "free_bytes",
 			     json_object_new_uint64(res->free_before));
 	stress_fs_render_add(o, "secs", json_object_new_double(res->secs));

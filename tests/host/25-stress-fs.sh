@@ -63,6 +63,26 @@ grep -q '^result: PASS$' "$out/last.out" || fail "tree: no PASS"
 echo "ok: tree: every phase, 300 files verified"
 only_ours "tree"
 
+# --duration stops the writes (not an error), --log has the intervals.
+stress "$d" --fs-mode tree --files 1000000 --duration 1 --interval 200 \
+	--log "$out/tree.log" --json
+cp "$out/last.out" "$out/duration.json"
+check "duration: exit status" "$rc" 0
+check "duration: the create ended as asked" \
+	"$(json 'j["phases"][0]["name"], j["phases"][0]["completed"], 0 < j["written_files"] < 1000000')" \
+	"('create', True, True)"
+check "duration: what was written verified" \
+	"$(json 'j["verify"]["files_checked"] == j["written_files"], j["verify"]["bad_files"]')" \
+	"(True, 0)"
+grep -q '^# t_s secs phase MB/s files/s \[dip\]$' "$out/tree.log" ||
+	fail "--log: no header"
+for ph in create read; do
+	grep -Eq "^[0-9.]+ 0\.[0-9]+ $ph [0-9.]+ [0-9.]+( dip)?\$" \
+		"$out/tree.log" || fail "--log: no $ph interval"
+done
+echo "ok: --log: $(grep -c '^[0-9]' "$out/tree.log") intervals"
+only_ours "duration"
+
 # --keep, then --verify-only finds it again.
 stress "$d" --fs-mode tree --files 200 --file-size 1500 --keep --json
 check "keep: exit status" "$rc" 0
