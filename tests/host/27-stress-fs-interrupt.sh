@@ -87,3 +87,23 @@ grep -Eq '^verify: [1-9][0-9]* files, [0-9]+ bytes read back, 0 bad files$' \
 grep -q '^result: INTERRUPTED$' "$out/last.out" || fail "tree: no result"
 check "tree: DIR empty" "$(ls -A "$d")" ""
 echo "ok: $line"
+
+# Someone's file put in the run's directory while it runs: the clean-up
+# removes what the run made and keeps that file, its directories and the
+# manifest, and says so.
+start stress "$d" --fs-mode tree --files 20000 --file-size 512
+await '^create [0-9]+ files: '
+run=$(find "$d" -maxdepth 1 -name 'usbtrail-stress-*')
+[ -d "$run/d000" ] || fail "no $run/d000"
+echo mine >"$run/d000/mine.txt"
+finish
+check "someone's file: exit status" "$rc" 0
+grep -q '^  d000/mine\.txt$' "$out/last.out" ||
+	fail "someone's file: not listed as not made by the run"
+grep -Eq "^kept $d/usbtrail-stress-[0-9a-f]+: Directory not empty" \
+	"$out/last.out" || fail "someone's file: no 'kept' line"
+check "someone's file: kept" "$(cat "$run/d000/mine.txt")" mine
+check "someone's file: all else gone" \
+	"$(find "$run" -mindepth 1 -printf '%P\n' | sort | tr '\n' ' ')" \
+	".usbtrail-stress d000 d000/mine.txt "
+rm -r "$run"
