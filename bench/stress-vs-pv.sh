@@ -50,7 +50,7 @@ fsize_b=$(bytes "$fsize")
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 now() { date +%s.%N; }
 rate() {	# AMOUNT T0 T1: AMOUNT per second
-	echo "$1 $2 $3" | awk '{ printf "%.3f", $1 / ($3 - $2) }'
+	echo "$1 $2 $3" | awk '{ printf "%.3f\n", $1 / ($3 - $2) }'
 }
 
 # drop FILE...: their pages out of the cache, as usbtrail does
@@ -96,9 +96,10 @@ pv_large() {
 	drop "$f"
 	pv -q "$f" >/dev/null
 	t3=$(now)
-	rate "$size_b" "$t0" "$t1" | awk '{ print $1 / 1e6 }' >>"$work/pv.write"
-	rate "$size_b" "$t0" "$t2" | awk '{ print $1 / 1e6 }' >>"$work/pv.write+fsync"
-	rate "$size_b" "$t2" "$t3" | awk '{ print $1 / 1e6 }' >>"$work/pv.read"
+	mb=$(echo "$size_b" | awk '{ print $1 / 1e6 }')
+	rate "$mb" "$t0" "$t1" >>"$work/pv.write"
+	rate "$mb" "$t0" "$t2" >>"$work/pv.write+fsync"
+	rate "$mb" "$t2" "$t3" >>"$work/pv.read"
 	rm -f "$f"
 }
 

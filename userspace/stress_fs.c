@@ -973,10 +973,11 @@ static void stress_fs_write(struct stress_fs_ctx *c)
 	for (i = 0; i < res->files && !stress_fs_write_stops(c); i++)
 		stress_fs_write_file(c, i);
 	stress_fs_close_dirs(c);
-	/* --duration's end is the end the user asked for */
-	stress_fs_phase_end(c, (i == res->files && !c->stop) ||
-			    (c->timed_out && !res->errors_total &&
-			     !res->interrupted));
+	/* --duration's end is the end the user asked for, ENOSPC a fill's */
+	stress_fs_phase_end(c, res->interrupted ? false :
+			    res->written_bytes == res->files * res->file_size ||
+			    ((c->timed_out || (res->fill && res->enospc)) &&
+			     !res->errors_total));
 	stress_fs_take_signal(c);
 	if (res->enospc && res->fill)
 		stress_fs_message(c, "the filesystem is full after %" PRIu64
