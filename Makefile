@@ -40,6 +40,7 @@ VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 .PHONY: all usbtrail usbtrail-san clang module module-testbed module-clean \
 	testbed-build \
 	deps check check-fast demo bench-module bench-record bench-analyze \
+	bench-fs \
 	man unit install uninstall clean
 
 all: usbtrail man unit
@@ -118,6 +119,11 @@ bench-record: deps
 
 bench-analyze: deps usbtrail
 	bench/analyze-speed.sh
+
+# stress DIR against pv, cp -r, ls -lR and find -exec cat on this disk
+# (BENCH_DIRS: others, a mounted stick's; docs/performance.md)
+bench-fs: deps usbtrail
+	bench/stress-vs-pv.sh $(BENCH_DIRS)
 
 # The man page with VERSION's version and the DOCDIR of this make; made
 # each time, as DOCDIR follows PREFIX.

@@ -19,12 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "blkdev.h"
 #include "cli.h"
 #include "stress.h"
+#include "stress_fs.h"
 #include "stress_render.h"
 #include "util.h"
 
@@ -68,6 +70,12 @@ static const char *const cmd_stress_engines[] = {
 	NULL
 };
 
+static const char *const cmd_stress_fs_modes[] = {
+	[STRESS_FS_LARGE] = "large",
+	[STRESS_FS_TREE] = "tree",
+	NULL
+};
+
 static const char *const cmd_stress_on_errors[] = {
 	[CMD_STRESS_ON_ERROR_STOP] = "stop",
 	[CMD_STRESS_ON_ERROR_CONTINUE] = "continue",
@@ -92,13 +100,21 @@ struct cmd_stress_opts {
 	uint64_t interval_ms;
 	const char *log;
 	uint64_t reopen_timeout;
+	/* a directory TARGET (stress_fs.c) */
+	unsigned int fs_mode;		/* enum stress_fs_mode */
+	uint64_t files;
+	uint64_t file_size;
+	bool keep;
+	const char *fs_only;		/* the last option only DIR takes */
+	const char *not_for_dir;	/* the last one DIR does not take */
 };
 
 const char cmd_stress_help[] =
 "Usage: usbtrail stress TARGET [OPTIONS]\n"
 "\n"
-"Write a verifiable pattern to TARGET (a block device or a file), read it\n"
-"back, and report throughput and every error with its offset and time.\n"
+"Write a verifiable pattern to TARGET (a block device, a file, or a\n"
+"directory on a mounted filesystem), read it back, and report throughput\n"
+"and every error with its offset and time.\n"
 "\n"
 "Options:\n"
 "      --profile P         what to run (default seq):\n"
@@ -144,6 +160,21 @@ const char cmd_stress_help[] =
 "                          opened before the run, a line as each interval\n"
 "                          ends\n"
 "      --json              print results as JSON\n"
+"  A directory TARGET gets files in a new directory usbtrail-stress-RUNID,\n"
+"  removed after but for files it did not make; it takes no --profile,\n"
+"  nor --qd, --passes, --engine, --on-error or --destroy-data:\n"
+"      --fs-mode M         large (default): --files files of --size\n"
+"                          (default: the free space, filled as f3write),\n"
+"                          written as cp or pv do, fsync'd, their pages\n"
+"                          dropped, read back; tree: --files small files\n"
+"                          of --file-size in nested directories: create,\n"
+"                          sync, stat walk (ls -lR), read all (find -exec\n"
+"                          cat)\n"
+"      --files N           large: 1 to 1000 (default 1); tree: 1 to\n"
+"                          1000000 (default 10000)\n"
+"      --file-size N       tree: bytes per file, 512 to 64MiB (default 4K)\n"
+"      --keep              keep the files, for a later --verify-only DIR\n"
+"                          (which finds changed, missing and swapped ones)\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
@@ -170,6 +201,10 @@ enum {
 	CMD_STRESS_OPT_LOG,
 	CMD_STRESS_OPT_REOPEN_TIMEOUT,
 	CMD_STRESS_OPT_PASSES,
+	CMD_STRESS_OPT_FS_MODE,
+	CMD_STRESS_OPT_FILES,
+	CMD_STRESS_OPT_FILE_SIZE,
+	CMD_STRESS_OPT_KEEP,
 };
 
 /* One option of cmd_stress_parse() but -h.  Return: 0 or CLI_EXIT_USAGE. */
@@ -177,7 +212,31 @@ static int cmd_stress_parse_opt(int c, const char *arg,
 				struct cmd_stress_opts *opts)
 {
 	switch (c) {
+	case CMD_STRESS_OPT_FS_MODE:
+		opts->fs_only = "--fs-mode";
+		if (cli_parse_choice(CMD_STRESS_NAME, "--fs-mode", arg,
+				     cmd_stress_fs_modes, &opts->fs_mode))
+			return CLI_EXIT_USAGE;
+		break;
+	case CMD_STRESS_OPT_FILES:
+		opts->fs_only = "--files";
+		if (cli_parse_number(CMD_STRESS_NAME, "--files", arg, 0, 1,
+				     STRESS_FS_MAX_FILES, &opts->files))
+			return CLI_EXIT_USAGE;
+		break;
+	case CMD_STRESS_OPT_FILE_SIZE:
+		opts->fs_only = "--file-size";
+		if (cli_parse_number(CMD_STRESS_NAME, "--file-size", arg,
+				     UTIL_NUM_SIZE, STRESS_FS_SECTOR,
+				     STRESS_FS_MAX_FILE_SIZE, &opts->file_size))
+			return CLI_EXIT_USAGE;
+		break;
+	case CMD_STRESS_OPT_KEEP:
+		opts->fs_only = "--keep";
+		opts->keep = true;
+		break;
 	case CMD_STRESS_OPT_PROFILE:
+		opts->not_for_dir = "--profile";
 		if (cli_parse_choice(CMD_STRESS_NAME, "--profile", arg,
 				     cmd_stress_profiles, &opts->profile))
 			return CLI_EXIT_USAGE;
@@ -205,17 +264,20 @@ static int cmd_stress_parse_opt(int c, const char *arg,
 			return CLI_EXIT_USAGE;
 		break;
 	case CMD_STRESS_OPT_QD:
+		opts->not_for_dir = "--qd";
 		if (cli_parse_number(CMD_STRESS_NAME, "--qd", arg, 0, 1,
 				     CMD_STRESS_MAX_QD, &opts->qd))
 			return CLI_EXIT_USAGE;
 		break;
 	case CMD_STRESS_OPT_DESTROY_DATA:
+		opts->not_for_dir = "--destroy-data";
 		opts->destroy_data = true;
 		break;
 	case CMD_STRESS_OPT_VERIFY_ONLY:
 		opts->verify_only = true;
 		break;
 	case CMD_STRESS_OPT_ON_ERROR:
+		opts->not_for_dir = "--on-error";
 		if (cli_parse_choice(CMD_STRESS_NAME, "--on-error", arg,
 				     cmd_stress_on_errors, &opts->on_error))
 			return CLI_EXIT_USAGE;
@@ -224,6 +286,7 @@ static int cmd_stress_parse_opt(int c, const char *arg,
 		opts->json = true;
 		break;
 	case CMD_STRESS_OPT_ENGINE:
+		opts->not_for_dir = "--engine";
 		if (cli_parse_choice(CMD_STRESS_NAME, "--engine", arg,
 				     cmd_stress_engines, &opts->engine))
 			return CLI_EXIT_USAGE;
@@ -242,12 +305,14 @@ static int cmd_stress_parse_opt(int c, const char *arg,
 		opts->log = arg;
 		break;
 	case CMD_STRESS_OPT_REOPEN_TIMEOUT:
+		opts->not_for_dir = "--reopen-timeout";
 		if (cli_parse_number(CMD_STRESS_NAME, "--reopen-timeout", arg,
 				     0, 1, CMD_STRESS_MAX_DURATION,
 				     &opts->reopen_timeout))
 			return CLI_EXIT_USAGE;
 		break;
 	case CMD_STRESS_OPT_PASSES:
+		opts->not_for_dir = "--passes";
 		if (cli_parse_number(CMD_STRESS_NAME, "--passes", arg, 0, 1,
 				     STRESS_CDM_MAX_PASSES, &opts->passes))
 			return CLI_EXIT_USAGE;
@@ -305,6 +370,11 @@ static int cmd_stress_parse(int argc, char **argv,
 		{ "reopen-timeout", required_argument, NULL,
 		  CMD_STRESS_OPT_REOPEN_TIMEOUT },
 		{ "passes",	  required_argument, NULL, CMD_STRESS_OPT_PASSES },
+		{ "fs-mode",	  required_argument, NULL, CMD_STRESS_OPT_FS_MODE },
+		{ "files",	  required_argument, NULL, CMD_STRESS_OPT_FILES },
+		{ "file-size",	  required_argument, NULL,
+		  CMD_STRESS_OPT_FILE_SIZE },
+		{ "keep",	  no_argument,	     NULL, CMD_STRESS_OPT_KEEP },
 		{ NULL,		  0,		     NULL, 0 }
 	};
 	int c, ret;
@@ -420,6 +490,19 @@ static void cmd_stress_run_error(const struct cmd_stress_opts *opts,
 			": %s: %s\n", t->path, strerror(-err));
 }
 
+static int cmd_stress_exit(enum stress_render_result result)
+{
+	switch (result) {
+	case STRESS_RENDER_PASS:
+		return CLI_EXIT_OK;
+	case STRESS_RENDER_INTERRUPTED:
+		return CMD_STRESS_EXIT_INTERRUPTED;
+	case STRESS_RENDER_FAIL:
+		break;
+	}
+	return CLI_EXIT_FAILURE;
+}
+
 /*
  * The summary and the --log of a run that happened.  Return: the exit
  * status: 0 when it passed (every I/O succeeded, every sector read back
@@ -462,15 +545,36 @@ static int cmd_stress_report(const struct cmd_stress_opts *opts,
 		stress_render_json(&run, t, res, result);
 	else
 		stress_render_text(&run, t, res, result);
-	switch (result) {
-	case STRESS_RENDER_PASS:
-		return CLI_EXIT_OK;
-	case STRESS_RENDER_INTERRUPTED:
-		return CMD_STRESS_EXIT_INTERRUPTED;
-	case STRESS_RENDER_FAIL:
-		break;
-	}
-	return CLI_EXIT_FAILURE;
+	return cmd_stress_exit(result);
+}
+
+/* A directory TARGET: stress_fs.c's modes.  Return: the exit status. */
+static int cmd_stress_dir(const struct cmd_stress_opts *opts,
+			  struct stress_render_out *out)
+{
+	struct cmd_stress_fs_args a = {
+		.dir = opts->target,
+		.mode = opts->fs_mode,
+		.size = opts->size,
+		.files = opts->files,
+		.file_size = opts->file_size,
+		.block = opts->block,
+		.duration_s = opts->duration_s,
+		.interval_ms = opts->interval_ms,
+		.keep = opts->keep,
+		.verify_only = opts->verify_only,
+		.json = opts->json,
+		.not_for_dir = opts->not_for_dir,
+		.interrupt = &cmd_stress_signal,
+		.out = out,
+	};
+	enum stress_render_result result;
+	int ret;
+
+	out->tty = isatty(STDERR_FILENO);
+	cmd_stress_catch_signals();
+	ret = cmd_stress_fs(&a, &result);
+	return ret ? ret : cmd_stress_exit(result);
 }
 
 int cmd_stress_main(int argc, char **argv)
@@ -487,6 +591,7 @@ int cmd_stress_main(int argc, char **argv)
 	struct stress_result *res = NULL;
 	char why[BLKDEV_WHY_MAX];
 	bool help = false;
+	struct stat st;
 	int ret, err;
 
 	ret = cmd_stress_parse(argc, argv, &opts, &help);
@@ -512,6 +617,16 @@ int cmd_stress_main(int argc, char **argv)
 			ret = CLI_EXIT_FAILURE;
 			goto out;
 		}
+	}
+	if (!stat(opts.target, &st) && S_ISDIR(st.st_mode)) {
+		ret = cmd_stress_dir(&opts, &out);
+		goto out;
+	}
+	if (opts.fs_only) {
+		ret = cli_usage_error(CMD_STRESS_NAME,
+			"%s is for a directory TARGET (a mounted filesystem); "
+			"%s is not one", opts.fs_only, opts.target);
+		goto out;
 	}
 	bo.size = opts.size;
 	bo.destroy_data = opts.destroy_data;

@@ -39,6 +39,8 @@ GUEST_MODULES = [
     "virtio_pci", "9pnet_virtio", "9p",
     "crc32c_generic", "ext4",   # ext2 via ext4 (which wants crc32c):
                                 # tests mount a disk
+    "vfat", "nls_cp437", "nls_ascii",   # FAT: stress DIR on a stick's
+                                        # usual filesystem
     "evdev", "uinput",          # /dev/input/event*, test keyboards
 ]
 
