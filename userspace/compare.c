@@ -179,12 +179,18 @@ static int compare_phase_disk(const struct recording *r,
 	return disk;
 }
 
-/* bytes and seconds of the phases of one CrystalDiskMark row, one way */
+/*
+ * One CrystalDiskMark row, one way: the bytes and seconds of its phases,
+ * or for a test of --profile cdm (phases with a pass) the best scored
+ * pass's MB/s, the figure stress printed; the warm-up does not count.
+ */
 struct compare_group {
 	char label[32];
 	bool write;
+	bool cdm;
 	uint64_t bytes;
 	double secs;
+	double best;		/* cdm: MB/s of the best pass, 0 none */
 };
 
 #define COMPARE_GROUPS_MAX	RECORDING_STRESS_MAX
@@ -214,7 +220,13 @@ static void compare_group_add(struct compare_disk *cd,
 		cd->ng++;
 	}
 	cd->g[i].bytes += s->bytes;
-	cd->g[i].secs += s->secs;
+	if (s->pass < 0) {
+		cd->g[i].secs += s->secs;
+		return;
+	}
+	cd->g[i].cdm = true;
+	if (s->pass > 0 && s->bytes && s->mbps > cd->g[i].best)
+		cd->g[i].best = s->mbps;
 }
 
 static void compare_stress(const struct recording *r, struct compare_disk *cd)
@@ -245,8 +257,11 @@ static void compare_stress(const struct recording *r, struct compare_disk *cd)
 static void compare_rate(struct compare_row *row, enum compare_col c,
 			 const struct compare_group *g)
 {
-	if (g && g->secs > 0)
-		compare_num(row, c, (double)g->bytes / g->secs / 1e6, 2);
+	/* 1 decimal, as usbtrail stress prints its tables */
+	if (g && g->cdm && g->best > 0)
+		compare_num(row, c, g->best, 1);
+	else if (g && !g->cdm && g->secs > 0)
+		compare_num(row, c, (double)g->bytes / g->secs / 1e6, 1);
 }
 
 static const struct compare_group *compare_group_find(
@@ -261,9 +276,10 @@ static const struct compare_group *compare_group_find(
 }
 
 /*
- * The sequential figure: the sequential row that moved the most bytes
- * that way (CrystalDiskMark's SEQ1M Q8T1 in --profile cdm; the only one
- * in seq and soak; in sweep the block size that ran fastest).
+ * The sequential figure: --profile cdm's first sequential test (SEQ1M
+ * Q8T1 unless --block or --qd changed it), else the sequential row that
+ * moved the most bytes that way (the only one in seq and soak; in sweep
+ * the block size that ran fastest).
  */
 static const struct compare_group *compare_group_seq(
 	const struct compare_disk *cd, bool write)
@@ -271,6 +287,10 @@ static const struct compare_group *compare_group_seq(
 	const struct compare_group *best = NULL;
 	unsigned int i;
 
+	for (i = 0; i < cd->ng; i++)
+		if (cd->g[i].write == write && cd->g[i].cdm &&
+		    !strncmp(cd->g[i].label, "SEQ", 3))
+			return &cd->g[i];
 	for (i = 0; i < cd->ng; i++)
 		if (cd->g[i].write == write && !strncmp(cd->g[i].label, "SEQ", 3) &&
 		    (!best || cd->g[i].bytes > best->bytes))

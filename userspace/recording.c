@@ -389,6 +389,8 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 			s->block = (uint32_t)strtoul(v, NULL, 10);
 		if (recording_kv(text, "qd", v, sizeof(v)))
 			s->qd = (unsigned int)strtoul(v, NULL, 10);
+		s->pass = recording_kv(text, "pass", v, sizeof(v)) ?
+			  (int)strtol(v, NULL, 10) : -1;
 		s->t_start_ns = ev->t_ns;
 		return;
 	}
@@ -405,6 +407,10 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 			s->secs = strtod(v, NULL);
 		if (recording_kv(text, "errors", v, sizeof(v)))
 			s->errors = (unsigned int)strtoul(v, NULL, 10);
+		if (recording_kv(text, "mbps", v, sizeof(v)))
+			s->mbps = strtod(v, NULL);
+		else if (s->secs > 0)
+			s->mbps = (double)s->bytes / s->secs / 1e6;
 		s->stopped = recording_kv(text, "stopped", v, sizeof(v)) != NULL;
 	}
 }
@@ -538,6 +544,76 @@ void recording_stress_label(const struct recording_stress *s, char *buf,
 		snprintf(size, sizeof(size), "%u", s->block);
 	snprintf(buf, len, "%s%s Q%uT1", s->random ? "RND" : "SEQ", size,
 		 s->qd ? s->qd : 1);
+}
+
+/* Phase @s is a scored pass that did I/O: a candidate for the best. */
+static bool recording_stress_scored(const struct recording_stress *s)
+{
+	return s->pass > 0 && s->ended && s->bytes && s->secs > 0;
+}
+
+/*
+ * Row @row takes phase @s: a cdm pass if it is the best so far that way;
+ * another phase its slot.  A phase without an end (killed, the disk
+ * gone) has no rate: the row says "cut" where nothing better is.
+ */
+static void recording_stress_take(struct recording_stress_row *row,
+				  const struct recording_stress *s)
+{
+	const struct recording_stress **slot = s->write ? &row->wr : &row->rd;
+	bool *cut = s->write ? &row->wr_cut : &row->rd_cut;
+
+	row->errors += s->errors;
+	if (s->pass < 0) {
+		if (!s->ended || !(s->secs > 0))
+			*cut = true;
+		else
+			*slot = s;
+		return;
+	}
+	if (!s->ended)
+		*cut = true;
+	if (recording_stress_scored(s) && (!*slot || s->mbps > (*slot)->mbps))
+		*slot = s;
+}
+
+unsigned int recording_stress_rows(const struct recording *r,
+				   struct recording_stress_row *rows,
+				   unsigned int max)
+{
+	bool done[RECORDING_STRESS_MAX] = { false };
+	unsigned int i, j, n = 0;
+	char label[32];
+
+	for (i = 0; i < r->nstress && n < max; i++) {
+		struct recording_stress_row *row = &rows[n];
+		const struct recording_stress *a = &r->stress[i];
+
+		if (done[i])
+			continue;
+		memset(row, 0, sizeof(*row));
+		recording_stress_label(a, row->label, sizeof(row->label));
+		for (j = i; j < r->nstress; j++) {
+			const struct recording_stress *s = &r->stress[j];
+
+			recording_stress_label(s, label, sizeof(label));
+			if (done[j] || strcmp(label, row->label) ||
+			    (s->pass < 0) != (a->pass < 0))
+				continue;
+			if (a->pass >= 0) {
+				/* a cdm test: all its passes, of its run */
+				if (strcmp(s->run, a->run))
+					continue;
+			} else if (s->write ? row->wr || row->wr_cut :
+				   row->rd || row->rd_cut) {
+				continue;	/* a later cycle: own row */
+			}
+			done[j] = true;
+			recording_stress_take(row, s);
+		}
+		n++;
+	}
+	return n;
 }
 
 /* the whole of DIR/NAME into *buf (NUL-ended); at most max bytes */

@@ -257,3 +257,12 @@ const char *report_kind_colour(enum classify_kind k)
 	}
 	return "#c00020";
 }
+
+void report_stress_rate(char *buf, size_t len,
+			const struct recording_stress *s, bool cut)
+{
+	if (s)
+		snprintf(buf, len, "%.1f", s->mbps);
+	else
+		snprintf(buf, len, "%s", cut ? "(cut)" : "-");
+}

@@ -56,6 +56,12 @@ struct json_object *report_uas(const struct recording *r, const char *disk);
  * markup characters as entities, control characters as U+FFFD.
  */
 void report_esc(FILE *f, const char *s);
+/*
+ * One way of a row of the stress table: "123.4" (stress's own figure, as
+ * it printed it), "(cut)" or "-".
+ */
+void report_stress_rate(char *buf, size_t len,
+			const struct recording_stress *s, bool cut);
 /* The colour of an incident's kind by its class (classify.h's table). */
 const char *report_kind_colour(enum classify_kind k);
 /* o[k1] (or o[k1][k2]) when it is a string, else NULL. */

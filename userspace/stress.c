@@ -1205,8 +1205,11 @@ static int stress_phase_run(struct stress_ctx *c,
 		snprintf(why + strlen(why), sizeof(why) - strlen(why),
 			 " interrupted=%s", sig);
 	}
+	/* mbps: the figure the tables print, exact, for the report's */
 	stress_marker(c, ph->name, "end", "bytes=%" PRIu64 " secs=%.3f "
-		      "errors=%u%s", l.done_bytes, now - start, l.errors, why);
+		      "errors=%u mbps=%.17g%s", l.done_bytes, now - start,
+		      l.errors, now > start ? (double)l.done_bytes /
+		      (now - start) / 1e6 : 0.0, why);
 out:
 	free(l.retry);
 	return err;

@@ -81,9 +81,9 @@ check "verified what was written" "$verified" "$written"
 check "bad sectors" "$(json 'j["verify"]["bad_sectors"]')" 0
 echo "ok: $written bytes written, $verified verified"
 cp "$work/marker" "$out/marker.txt"
-for re in '^usbtrail-stress: phase=write event=end .* errors=0 stopped=1 interrupted=SIGINT$' \
+for re in '^usbtrail-stress: phase=write event=end .* errors=0 mbps=[0-9.e+]+ stopped=1 interrupted=SIGINT$' \
 	  "^usbtrail-stress: phase=verify event=start .* size=$written op=read\$" \
-	  "^usbtrail-stress: phase=verify event=end .* bytes=$written secs=[0-9.]+ errors=0\$" \
+	  "^usbtrail-stress: phase=verify event=end .* bytes=$written secs=[0-9.]+ errors=0 mbps=[0-9.e+]+\$" \
 	  '^usbtrail-stress: phase=run event=end .* bad=0 interrupted=SIGINT$'; do
 	grep -Eq "$re" "$work/marker" || fail "no marker matching '$re'"
 done
