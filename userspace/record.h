@@ -132,9 +132,18 @@ struct rec_stats {
 
 struct rec_run_opts {
 	uint64_t duration_s;		/* 0: none */
+	/*
+	 * After SIGINT, SIGTERM or --duration: how long COMMAND, sent
+	 * SIGTERM, may take to finish (its summary) before SIGKILL; 0 is
+	 * REC_CHILD_GRACE_DEFAULT_S
+	 */
+	uint64_t grace_s;
 	char **command;			/* NULL: none */
 	int marker_fd;			/* COMMAND's write end, or -1: closed */
 };
+
+/* usbtrail stress reads back what it wrote after SIGTERM: minutes. */
+#define REC_CHILD_GRACE_DEFAULT_S	60u
 
 /* NULL with errno set on failure. */
 struct rec *rec_new(const struct derive_opts *dopts);
