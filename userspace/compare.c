@@ -124,62 +124,6 @@ static void compare_num(struct compare_row *row, enum compare_col c,
 /* --- the figures of usbtrail stress ------------------------------------- */
 
 /*
- * The disk a stress phase ran on: the one that moved the most bytes
- * while its run did (the markers name the target as the user gave it,
- * often a /dev/disk/by-id/ link the recording cannot resolve).  The
- * run's span, not the phase's: markers may reach the recorder late and
- * bunched (a busy guest), so that a short phase's own span can miss its
- * I/O.  A recording where one disk moved data, or of one disk, needs no
- * more.  -1 if none.
- */
-static int compare_phase_disk(const struct recording *r,
-			      const struct recording_stress *s)
-{
-	uint64_t best = 0, t0 = s->t_start_ns, t1 = s->t_end_ns;
-	unsigned int i, busy = 0;
-	int disk = -1, last = -1;
-	size_t k;
-
-	for (i = 0; s->run[0] && i < r->nstress; i++) {
-		const struct recording_stress *o = &r->stress[i];
-
-		if (strcmp(o->run, s->run))
-			continue;
-		if (o->t_start_ns < t0)
-			t0 = o->t_start_ns;
-		if (o->ended && o->t_end_ns > t1)
-			t1 = o->t_end_ns;
-	}
-	for (i = 0; i < r->ndisks; i++) {
-		const struct recording_disk *d = &r->disks[i];
-		uint64_t bytes = 0;
-
-		if (d->nsamples) {
-			busy++;
-			last = (int)i;
-		}
-		for (k = 0; k < d->nsamples; k++) {
-			const struct recording_sample *sm =
-				&r->samples[d->first_sample + k];
-			uint64_t end = sm->t_ns +
-				       (uint64_t)sm->s.interval_ms * 1000000;
-
-			if (end > t0 && sm->t_ns < t1)
-				bytes += sm->s.read_bytes + sm->s.write_bytes;
-		}
-		if (bytes > best) {
-			best = bytes;
-			disk = (int)i;
-		}
-	}
-	if (disk < 0 && busy == 1)
-		disk = last;
-	if (disk < 0 && r->ndisks == 1)
-		disk = 0;
-	return disk;
-}
-
-/*
  * One CrystalDiskMark row, one way: the bytes and seconds of its phases,
  * or for a test of --profile cdm (phases with a pass) the best scored
  * pass's MB/s, the figure stress printed; the warm-up does not count.
@@ -244,7 +188,7 @@ static void compare_stress(const struct recording *r, struct compare_disk *cd)
 		/* mixed sizes and random rewrites: no row of CrystalDiskMark */
 		if (!strcmp(s->name, "mixed"))
 			continue;
-		d = compare_phase_disk(r, s);
+		d = recording_stress_disk(r, s);
 		if (d < 0)
 			continue;
 		recording_stress_label(s, label, sizeof(label));

@@ -73,12 +73,25 @@ struct recording_stress {
 	int pass;			/* cdm: 0 the warm-up, 1...; else -1 */
 	uint64_t bytes;
 	double secs;
-	double mbps;			/* as stress printed it (mbps=, from
-					 * usbtrail 0.3), else bytes / secs */
+	double mbps;			/* as stress printed it (mbps=, of a
+					 * newer stress), else bytes / secs */
 	unsigned int errors;
 	bool ended, stopped;
 	uint64_t t_start_ns, t_end_ns;
 };
+
+/* A run of "usbtrail stress" from its run start and end markers. */
+struct recording_stress_run {
+	char run[32];			/* its id (hex) */
+	char target[128];		/* as the user named it */
+	char disk[32], usb[48];		/* its disk and USB path ("-": none;
+					 * "": not named, an older stress) */
+	bool ended;
+	bool fake;			/* the verdict: fake capacity */
+	uint64_t usable, wrap;		/* then: bytes */
+};
+
+#define RECORDING_STRESS_RUNS_MAX	16
 
 /*
  * A row of the report's stress table, as "usbtrail stress" printed it:
@@ -115,6 +128,8 @@ struct recording {
 	unsigned int neps;
 	struct recording_stress stress[RECORDING_STRESS_MAX];
 	unsigned int nstress;
+	struct recording_stress_run runs[RECORDING_STRESS_RUNS_MAX];
+	unsigned int nruns;
 
 	/* sorted by id after load: where each id is */
 	struct recording_idx *index;
@@ -222,6 +237,12 @@ bool recording_meta_u64(const struct recording *r, const char *k1,
 /* "SEQ1M Q4T1": the CrystalDiskMark row of a stress phase. */
 void recording_stress_label(const struct recording_stress *s, char *buf,
 			    size_t len);
+/*
+ * The disk stress phase @s ran on, by the bytes each disk moved during
+ * its run: an index into r->disks, or -1.
+ */
+int recording_stress_disk(const struct recording *r,
+			  const struct recording_stress *s);
 /* The rows of the stress table into @rows; return: how many. */
 unsigned int recording_stress_rows(const struct recording *r,
 				   struct recording_stress_row *rows,

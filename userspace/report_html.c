@@ -342,14 +342,30 @@ static void report_html_eps(FILE *f, const struct recording *r)
 	fputs("</table>\n", f);
 }
 
-static void report_html_stress(FILE *f, const struct recording *r)
+static void report_html_stress(FILE *f, const struct recording *r,
+			       const struct report_opts *o)
 {
 	struct recording_stress_row rows[RECORDING_STRESS_MAX];
+	char line[512];
 	unsigned int i, n;
 
 	if (!r->nstress)
 		return;
-	fputs("<h2 id='stress'>usbtrail stress</h2>\n<p>In CrystalDiskMark's "
+	fputs("<h2 id='stress'>usbtrail stress</h2>\n", f);
+	for (i = 0; i < r->nruns; i++) {
+		report_stress_target(r, &r->runs[i], o->keep_serials, line,
+				     sizeof(line));
+		fprintf(f, "<p>Run %s on ", r->runs[i].run);
+		report_esc(f, line);
+		report_stress_verdict(&r->runs[i], line, sizeof(line));
+		if (line[0]) {
+			fputs("<br><b class='err'>Verdict: ", f);
+			report_esc(f, line);
+			fputs("</b>", f);
+		}
+		fputs("</p>\n", f);
+	}
+	fputs("<p>In CrystalDiskMark's "
 	      "layout: MB/s = 10<sup>6</sup> bytes/s, one thread; a test's "
 	      "best pass, as usbtrail stress printed it.</p>\n"
 	      "<table class='cdm'><tr><th></th><th>Read [MB/s]</th>"
@@ -463,7 +479,7 @@ int report_html_write(FILE *f, const struct recording *r,
 		fputs("<p>None.</p>\n", f);
 	}
 	report_html_eps(f, r);
-	report_html_stress(f, r);
+	report_html_stress(f, r, o);
 	report_html_advice(f, r, idx, n);
 	fputs("<h2>Recording</h2>\n", f);
 	for (i = 0; i < r->nevs; i++)

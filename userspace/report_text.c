@@ -178,15 +178,25 @@ static void report_text_eps(FILE *f, const struct recording *r)
 	}
 }
 
-static void report_text_stress(FILE *f, const struct recording *r)
+static void report_text_stress(FILE *f, const struct recording *r,
+			       const struct report_opts *o)
 {
 	struct recording_stress_row rows[RECORDING_STRESS_MAX];
+	char line[512];
 	unsigned int i, n;
 
 	if (!r->nstress)
 		return;
 	fprintf(f, "\n== usbtrail stress (CrystalDiskMark layout, MB/s = "
 		"10^6 bytes/s; a test's best pass)\n");
+	for (i = 0; i < r->nruns; i++) {
+		report_stress_target(r, &r->runs[i], o->keep_serials, line,
+				     sizeof(line));
+		fprintf(f, "run %s on %s\n", r->runs[i].run, line);
+		report_stress_verdict(&r->runs[i], line, sizeof(line));
+		if (line[0])
+			fprintf(f, "  verdict: %s\n", line);
+	}
 	fprintf(f, "%-16s %12s %12s  %s\n", "", "Read [MB/s]", "Write [MB/s]",
 		"errors");
 	n = recording_stress_rows(r, rows, RECORDING_STRESS_MAX);
@@ -271,7 +281,7 @@ int report_text_write(FILE *f, const struct recording *r,
 	for (i = 0; i < n; i++)
 		report_text_incident(f, r, &r->evs[idx[i]], i + 1);
 	report_text_eps(f, r);
-	report_text_stress(f, r);
+	report_text_stress(f, r, o);
 	report_text_advice(f, r, idx, n);
 	free(idx);
 	return ferror(f) ? -EIO : 0;

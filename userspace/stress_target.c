@@ -42,15 +42,16 @@ int stress_target_where(const struct blkdev_target *t,
 	return 0;
 }
 
-/* " disk=sdc usb=2-1" for the run's start marker; "" if not USB. */
+/*
+ * For the run's start marker: " disk=sdc usb=2-1" for a USB disk,
+ * " disk=dm-0 usb=-" for another block device, " disk=- usb=-" for none.
+ */
 void stress_target_marker(const struct usbdisk_where *w, char *buf,
 			  size_t len)
 {
-	if (w && w->usb)
-		snprintf(buf, len, " disk=%s usb=%s", w->disk.ident.disk,
-			 w->disk.ident.usb);
-	else if (len)
-		buf[0] = '\0';
+	snprintf(buf, len, " disk=%s usb=%s",
+		 w->block[0] ? w->disk.ident.disk : "-",
+		 w->usb ? w->disk.ident.usb : "-");
 }
 
 /* The "device:" line of the text summary. */

@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "recording.h"
+#include "report.h"
 #include "tar.h"
 #include "util.h"
 
@@ -511,6 +512,7 @@ static void test_cdm_best(void **state)
 	struct compare_source src = { .name = "h", .href = "x.html" };
 	struct recording_stress_row rows[8];
 	struct util_str s = { 0 };
+	char line[256];
 	struct compare_table t;
 	struct recording r;
 	const struct compare_cell *c;
@@ -519,6 +521,18 @@ static void test_cdm_best(void **state)
 	(void)state;
 	recording_init(&r);
 	put_device(&s, "sdb", "2-1", "152d:0578");
+	put(&s, "{\"id\":2,\"t\":0.5,\"type\":\"marker\",\"source\":"
+	    "\"command\",\"bus\":null,\"devnum\":null,\"kind\":\"stress\","
+	    "\"text\":\"usbtrail-stress: phase=run event=start run=1 gen=1 "
+	    "size=1048576 sector=512 disk=sdb usb=2-1 target=/dev/my disk\"}\n");
+	put(&s, "{\"id\":2,\"t\":1.5,\"type\":\"marker\",\"source\":"
+	    "\"command\",\"bus\":null,\"devnum\":null,\"kind\":\"stress\","
+	    "\"text\":\"usbtrail-stress: phase=run event=start run=2 gen=1 "
+	    "size=1048576 sector=512 disk=dm-0 usb=- target=/dev/dm-0\"}\n");
+	put(&s, "{\"id\":2,\"t\":1.6,\"type\":\"marker\",\"source\":"
+	    "\"command\",\"bus\":null,\"devnum\":null,\"kind\":\"stress\","
+	    "\"text\":\"usbtrail-stress: phase=run event=end run=2 gen=1 "
+	    "errors=0 bad=2048 fake=1 usable=524288 wrap=524288\"}\n");
 	put_pass(&s, 1, "prepare", true, 1 << 20, 4, -1, 8000000, 8.0);
 	put_pass(&s, 3, "SEQ1M-Q8T1-Read", false, 1 << 20, 8, 0, 90000000,
 		 90.04);
@@ -537,6 +551,20 @@ static void test_cdm_best(void **state)
 	assert_int_equal(recording_parse_events(&r, s.s, s.len), 0);
 	assert_int_equal(recording_finish(&r), 0);
 	free(s.s);
+
+	/* the runs: the target's disk from the device events, the verdict */
+	assert_int_equal(r.nruns, 2);
+	report_stress_target(&r, &r.runs[0], true, line, sizeof(line));
+	assert_string_equal(line, "/dev/my disk: sdb, usb 2-1 152d:0578 "
+			    "\"x\", 5000 Mbit/s, driver usb-storage, serial "
+			    "none");
+	report_stress_verdict(&r.runs[0], line, sizeof(line));
+	assert_string_equal(line, "");
+	report_stress_target(&r, &r.runs[1], true, line, sizeof(line));
+	assert_string_equal(line, "/dev/dm-0: dm-0, not a USB disk");
+	report_stress_verdict(&r.runs[1], line, sizeof(line));
+	assert_string_equal(line, "fake capacity: usable size 512KiB (524288 "
+			    "bytes), writes wrap every 512KiB (524288 bytes)");
 
 	n = recording_stress_rows(&r, rows, 8);
 	/* prepare (SEQ1M Q4T1), SEQ1M Q8T1, RND4K Q32T1 */
