@@ -132,14 +132,14 @@ struct rec_stats {
 
 struct rec_run_opts {
 	uint64_t duration_s;		/* 0: none */
+	char **command;			/* NULL: none */
+	int marker_fd;			/* COMMAND's write end, or -1: closed */
 	/*
 	 * After SIGINT, SIGTERM or --duration: how long COMMAND, sent
 	 * SIGTERM, may take to finish (its summary) before SIGKILL; 0 is
 	 * REC_CHILD_GRACE_DEFAULT_S
 	 */
 	uint64_t grace_s;
-	char **command;			/* NULL: none */
-	int marker_fd;			/* COMMAND's write end, or -1: closed */
 };
 
 /* usbtrail stress reads back what it wrote after SIGTERM: minutes. */

@@ -44,7 +44,7 @@ static int utmon_record(const char *dir, uint32_t payload, double duration,
 	struct derive_opts dopts = DERIVE_OPTS_DEFAULT;
 	struct rec_source um, km;
 	struct rec_sink pc;
-	struct rec_run_opts o = { 0, NULL, -1 };
+	struct rec_run_opts o = { .marker_fd = -1 };
 	char path[4096];
 	struct rec *r;
 	int ret;

@@ -40,11 +40,13 @@ GUEST_MODULES = [
     "crc32c_generic", "ext4",   # ext2 via ext4 (which wants crc32c):
                                 # tests mount a disk
     "evdev", "uinput",          # /dev/input/event*, test keyboards
+    "dm-mod",                   # device-mapper: a disk that wraps around
 ]
 
 # Host programs packed into the guest when the host has them (benchmarks
-# compare usbtrail with them): tools/deps.sh installs them.
-HOST_PROGRAMS = ["trace-cmd"]
+# compare usbtrail with them, tests build device-mapper targets with
+# dmsetup): tools/deps.sh installs them.
+HOST_PROGRAMS = ["trace-cmd", "dmsetup"]
 
 
 def die(msg, status=2):
