@@ -73,8 +73,7 @@ struct recording_stress {
 	int pass;			/* cdm: 0 the warm-up, 1...; else -1 */
 	uint64_t bytes;
 	double secs;
-	double mbps;			/* as stress printed it (mbps=, of a
-					 * newer stress), else bytes / secs */
+	double mbps;			/* stress's own figure; else bytes/secs */
 	unsigned int errors;
 	bool ended, stopped;
 	uint64_t t_start_ns, t_end_ns;
@@ -84,8 +83,8 @@ struct recording_stress {
 struct recording_stress_run {
 	char run[32];			/* its id (hex) */
 	char target[128];		/* as the user named it */
-	char disk[32], usb[48];		/* its disk and USB path ("-": none;
-					 * "": not named, an older stress) */
+	/* its disk and USB path; "-": none, "": unnamed (older stress) */
+	char disk[32], usb[48];
 	bool ended;
 	bool fake;			/* the verdict: fake capacity */
 	uint64_t usable, wrap;		/* then: bytes */

@@ -152,8 +152,8 @@ struct stress_config {
 	bool verify_only;
 	double reopen_timeout;
 	const char *trace_marker;	/* path; NULL: the kernel's */
-	const char *marker_target;	/* " disk=sdc usb=2-1" for the run's
-					 * start marker, or NULL */
+	/* " disk=sdc usb=2-1" for the run's start marker, or NULL */
+	const char *marker_target;
 	/*
 	 * A signal's number, set by the caller's handler: stop issuing,
 	 * finish what is in flight, verify what was written.  NULL: none.

@@ -21,23 +21,11 @@ echo started
 while :; do sleep 0.1; done
 EOF
 
-# start ARGS...: usbtrail record ARGS... in the background (its own
-# process group, signals at their defaults), killed after 150 s; $pid
+# start ARGS...: usbtrail record ARGS... in the background (start_bg),
+# killed after 150 s; $pid
 start() {
 	echo "+ usbtrail record $*"
-	: >"$out/last.err"
-	: >"$out/last.out"
-	setsid env --default-signal=INT,TERM "$bin" record "$@" \
-		>"$out/last.out" 2>"$out/last.err" &
-	pid=$!
-	(
-		i=0
-		while kill -0 "$pid" 2>/dev/null; do
-			i=$((i + 1))
-			[ "$i" -le 1500 ] || { kill -KILL "-$pid"; break; }
-			sleep 0.1
-		done
-	) 2>/dev/null &
+	start_bg 150 "$bin" record "$@"
 }
 
 # await FILE RE: until FILE has a line matching RE (60 s at most)
