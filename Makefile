@@ -30,15 +30,19 @@ MANDIR ?= $(PREFIX)/share/man
 # (README.md's links, and the command's "see docs/module.md", still hold)
 DOCDIR ?= $(PREFIX)/share/doc/usbtrail
 DOCS := README.md $(wildcard docs/*.md) $(wildcard docs/*.png)
+BINDIR ?= $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+# systemd reads units from /usr/local/lib/systemd/system as from /usr/lib
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 # the one version, for the man page (userspace/Makefile reads it too)
 VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 
 .PHONY: all usbtrail usbtrail-san clang module module-testbed module-clean \
 	testbed-build \
 	deps check check-fast demo bench-module bench-record bench-analyze \
-	man install uninstall clean
+	man unit install uninstall clean
 
-all: usbtrail man
+all: usbtrail man unit
 
 usbtrail:
 	$(MAKE) -C userspace
@@ -125,19 +129,38 @@ man:
 		man/usbtrail.1.in >$(MAN_PAGE).tmp
 	@mv $(MAN_PAGE).tmp $(MAN_PAGE)
 
-# The module installs through DKMS (dkms.conf, docs/module.md).
-install: usbtrail man
-	install -D -m 0755 userspace/usbtrail $(DESTDIR)$(PREFIX)/bin/usbtrail
+# The unit of usbtrail watch with this make's paths (tools/systemd/).
+UNIT := build/systemd/usbtrail-watch.service
+unit:
+	@mkdir -p $(dir $(UNIT))
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' \
+		-e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		tools/systemd/usbtrail-watch.service.in >$(UNIT).tmp
+	@mv $(UNIT).tmp $(UNIT)
+
+# The module installs through DKMS (dkms.conf, docs/module.md).  The
+# watch settings are the user's once there: never overwritten.
+install: usbtrail man unit
+	install -D -m 0755 userspace/usbtrail $(DESTDIR)$(BINDIR)/usbtrail
 	install -D -m 0644 $(MAN_PAGE) $(DESTDIR)$(MANDIR)/man1/usbtrail.1
+	install -D -m 0644 $(UNIT) $(DESTDIR)$(UNITDIR)/usbtrail-watch.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/usbtrail/watch.conf ] || \
+		install -D -m 0644 tools/systemd/watch.conf \
+			$(DESTDIR)$(SYSCONFDIR)/usbtrail/watch.conf
 	install -d $(DESTDIR)$(DOCDIR)/docs
 	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/
 	install -m 0644 $(filter docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/docs/
 
 # What install put there, and its directories of ours when left empty.
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/usbtrail \
+	rm -f $(DESTDIR)$(BINDIR)/usbtrail \
 		$(DESTDIR)$(MANDIR)/man1/usbtrail.1 \
+		$(DESTDIR)$(UNITDIR)/usbtrail-watch.service \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(DOCS))
+	# the watch settings only as installed; once changed, they are the user's
+	if cmp -s tools/systemd/watch.conf $(DESTDIR)$(SYSCONFDIR)/usbtrail/watch.conf; then \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/usbtrail/watch.conf; \
+		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/usbtrail; fi
 	for d in $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR); do \
 		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 

@@ -27,6 +27,8 @@ const struct cli_command cli_commands[] = {
 	  cmd_analyze_help, cmd_analyze_main },
 	{ "report", "turn a recording into an HTML report and a bug-report bundle",
 	  cmd_report_help, cmd_report_main },
+	{ "watch", "record all the time as a service: a bounded ring, the incidents kept",
+	  cmd_watch_help, cmd_watch_main },
 	{ NULL, NULL, NULL, NULL }
 };
 

@@ -94,7 +94,9 @@ const char cmd_analyze_help[] =
 "  -k, --journal     read the kernel messages of the systemd journal\n"
 "  -b, --boot N|ID   with --journal: boot N (0 this one, -1 the one\n"
 "                    before) or the boot with that id; default 0\n"
-"  -D, --directory DIR  with --journal: the journal files in DIR\n"
+"  -D, --directory DIR  with --journal: the journal files in DIR; those\n"
+"                    of several machines (a log server's) are read\n"
+"                    each apart, under a heading naming the host\n"
 "  -f, --follow      keep reading /dev/kmsg (or the journal) for new\n"
 "                    messages until interrupted\n"
 "      --since TIME  only incidents at or after TIME: seconds since boot\n"
@@ -319,6 +321,9 @@ struct cmd_analyze {
 	char advice_dev[REPORT_ADVICE_MAX][CLASSIFY_DEV_MAX];
 	unsigned long cut;		/* lines longer than KMSG_LINE_MAX */
 	bool out_error;
+	/* a journal of several machines: the one being read, or "" */
+	char host[64];
+	char machine[33];
 };
 
 static bool cmd_analyze_time_ok(const struct cmd_analyze_time *lim,
@@ -484,6 +489,13 @@ static void cmd_analyze_out(struct cmd_analyze *a,
 		 evjson_incident_line(a->w, inc, &line, &len)) {
 		a->out_error = true;
 		return;
+	}
+	if (a->machine[0] && len > 2 && line[0] == '{') {
+		/* which machine, first: the names hold no character to escape */
+		printf("{\"hostname\":\"%s\",\"machine_id\":\"%s\",", a->host,
+		       a->machine);
+		line++;
+		len--;
 	}
 	fwrite(line, 1, len, stdout);
 	putchar('\n');
@@ -719,6 +731,95 @@ static void cmd_analyze_journal_field(struct cmd_analyze *a, sd_journal *j,
 	kmsg_stream_feed(a->ks, line, l);
 }
 
+#define CMD_ANALYZE_MACHINES_MAX	1024
+
+struct cmd_analyze_machine {
+	char id[33];
+	char host[64];
+};
+
+/* A value fit to print as it is in a JSON string and a heading. */
+static bool cmd_analyze_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
+		      s[i] == '-' || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/*
+ * The machines whose entries a journal directory holds (a fleet's, merged
+ * by systemd-journal-remote), each with the host name of its first
+ * kernel entry, sorted by host name.  Return: how many (0 or 1: read it
+ * as one), or a negative errno.
+ */
+static int cmd_analyze_machines(const char *dir,
+				struct cmd_analyze_machine **out)
+{
+	struct cmd_analyze_machine *v;
+	const void *d;
+	char m[64];
+	size_t l, n = 0, i, k;
+	sd_journal *j;
+	int r;
+
+	*out = NULL;
+	r = sd_journal_open_directory(&j, dir, 0);
+	if (r < 0)
+		return r;
+	v = calloc(CMD_ANALYZE_MACHINES_MAX, sizeof(*v));
+	if (!v) {
+		sd_journal_close(j);
+		return -ENOMEM;
+	}
+	r = sd_journal_query_unique(j, "_MACHINE_ID");
+	if (r >= 0) {
+		SD_JOURNAL_FOREACH_UNIQUE(j, d, l) {
+			if (l <= 12 || l - 12 >= sizeof(v[0].id) ||
+			    !cmd_analyze_plain((const char *)d + 12, l - 12))
+				continue;
+			if (n == CMD_ANALYZE_MACHINES_MAX)
+				break;
+			memcpy(v[n].id, (const char *)d + 12, l - 12);
+			v[n].id[l - 12] = '\0';
+			n++;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		sd_journal_flush_matches(j);
+		snprintf(m, sizeof(m), "_MACHINE_ID=%s", v[i].id);
+		sd_journal_add_match(j, m, 0);
+		sd_journal_seek_head(j);
+		snprintf(v[i].host, sizeof(v[i].host), "unknown");
+		if (sd_journal_next(j) > 0 &&
+		    sd_journal_get_data(j, "_HOSTNAME", &d, &l) >= 0 &&
+		    l > 10 && l - 10 < sizeof(v[i].host) &&
+		    cmd_analyze_plain((const char *)d + 10, l - 10)) {
+			memcpy(v[i].host, (const char *)d + 10, l - 10);
+			v[i].host[l - 10] = '\0';
+		}
+	}
+	sd_journal_close(j);
+	/* by name, then id: the order of the output does not vary */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0; k--) {
+			struct cmd_analyze_machine t;
+			int c = strcmp(v[k - 1].host, v[k].host);
+
+			if (c < 0 || (!c && strcmp(v[k - 1].id, v[k].id) <= 0))
+				break;
+			t = v[k];
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	*out = v;
+	return (int)n;
+}
+
 static int cmd_analyze_journal(struct cmd_analyze *a)
 {
 	static const char *const fields[] = {
@@ -762,6 +863,10 @@ static int cmd_analyze_journal(struct cmd_analyze *a)
 	}
 	if (boot[0]) {
 		snprintf(m, sizeof(m), "_BOOT_ID=%s", boot);
+		sd_journal_add_match(j, m, 0);
+	}
+	if (a->machine[0]) {
+		snprintf(m, sizeof(m), "_MACHINE_ID=%s", a->machine);
 		sd_journal_add_match(j, m, 0);
 	}
 	sd_journal_add_match(j, "_TRANSPORT=kernel", 0);
@@ -1166,6 +1271,12 @@ static void cmd_analyze_summary_json(const struct cmd_analyze *a,
 	unsigned int i;
 
 	json_object_object_add(o, "summary", json_object_new_boolean(1));
+	if (a->machine[0]) {
+		json_object_object_add(o, "hostname",
+				       json_object_new_string(a->host));
+		json_object_object_add(o, "machine_id",
+				       json_object_new_string(a->machine));
+	}
 	json_object_object_add(o, "version",
 			       json_object_new_string(USBTRAIL_VERSION));
 	json_object_object_add(o, "lines", json_object_new_int64((int64_t)n->lines));
@@ -1279,6 +1390,82 @@ static int cmd_analyze_input(struct cmd_analyze *a, const char *name,
 	return ret;
 }
 
+/* What the summary of one read says of the lines (stream, classifier). */
+static void cmd_analyze_counts_of(const struct cmd_analyze *a,
+				  const struct cmd_analyze_rec_stats *rst,
+				  struct cmd_analyze_counts *n)
+{
+	const struct kmsg_stream_stats *ks = kmsg_stream_stats(a->ks);
+	const struct classify_stats *cs = classify_stats(a->cl);
+
+	n->lines = ks->lines + rst->lines;
+	n->kernel = ks->kernel + rst->kernel;
+	n->recognised = cs->recognised;
+	n->other = ks->other + rst->other;
+	n->malformed = ks->malformed + rst->malformed;
+}
+
+/*
+ * -D DIR holding the journals of several machines (a fleet's, merged by
+ * systemd-journal-remote): each machine read apart, as its own log (its
+ * sda is not another's), under a heading that names it, with a summary
+ * of its own; in --json each incident and summary carries "hostname"
+ * and "machine_id".  Return: how many machines when more than one (a->shown
+ * then counts all their incidents), 0 when it is one machine's journal
+ * (read as ever), or a negative errno.
+ */
+static int cmd_analyze_fleet(struct cmd_analyze *a)
+{
+	const struct cmd_analyze_rec_stats none = { 0 };
+	struct cmd_analyze_machine *m;
+	struct cmd_analyze_counts n;
+	unsigned long shown = 0;
+	struct stat st;
+	int nm, i, r = 0;
+
+	/* not a directory: said as for one machine's journal */
+	if (stat(a->o->journal_dir, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	nm = cmd_analyze_machines(a->o->journal_dir, &m);
+	if (nm <= 1) {
+		free(m);
+		return nm < 0 ? nm : 0;
+	}
+	for (i = 0; i < nm && !r; i++) {
+		snprintf(a->host, sizeof(a->host), "%s", m[i].host);
+		snprintf(a->machine, sizeof(a->machine), "%s", m[i].id);
+		if (!a->o->json)
+			printf("%s== host %s (machine %s)\n\n", i ? "\n" : "",
+			       m[i].host, m[i].id);
+		r = cmd_analyze_journal(a);
+		if (r == -ENOENT)
+			r = 0;		/* no such boot on this machine */
+		cmd_analyze_finish(a);
+		cmd_analyze_counts_of(a, &none, &n);
+		if (a->o->json)
+			cmd_analyze_summary_json(a, &n);
+		else
+			cmd_analyze_summary_text(a, &n);
+		shown += a->shown;
+		/* the next machine from nothing */
+		classify_free(a->cl);
+		kmsg_stream_free(a->ks);
+		a->cl = classify_new();
+		a->ks = kmsg_stream_new();
+		a->shown = 0;
+		a->incidents = 0;
+		memset(a->kinds, 0, sizeof(a->kinds));
+		memset(a->advice, 0, sizeof(a->advice));
+		memset(a->advice_n, 0, sizeof(a->advice_n));
+		if (!a->cl || !a->ks)
+			r = -ENOMEM;
+	}
+	a->shown = shown;
+	a->host[0] = a->machine[0] = '\0';
+	free(m);
+	return r < 0 ? r : nm;
+}
+
 static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 {
 	struct cmd_analyze a = { .o = opts };
@@ -1297,6 +1484,28 @@ static int cmd_analyze_run(const struct cmd_analyze_opts *opts)
 		fprintf(stderr, "%s %s: out of memory\n", CLI_PROG,
 			CMD_ANALYZE_NAME);
 		goto out;
+	}
+	if (opts->journal && opts->journal_dir && !opts->follow &&
+	    !opts->ninputs) {
+		int r = cmd_analyze_fleet(&a);
+
+		if (r > 0) {
+			/* each machine read and summed up on its own */
+			ret = a.shown ? CMD_ANALYZE_EXIT_FOUND :
+			      CMD_ANALYZE_EXIT_NONE;
+			if (a.out_error || fflush(stdout) || ferror(stdout)) {
+				fprintf(stderr, "%s %s: writing the output "
+					"failed\n", CLI_PROG, CMD_ANALYZE_NAME);
+				ret = CLI_EXIT_FAILURE;
+			}
+			goto out;
+		}
+		if (r < 0) {
+			fprintf(stderr, "%s %s: the journal in %s: %s\n",
+				CLI_PROG, CMD_ANALYZE_NAME, opts->journal_dir,
+				strerror(-r));
+			goto out;
+		}
 	}
 	if (opts->journal) {
 		int r = cmd_analyze_journal(&a);

@@ -53,6 +53,7 @@ struct rec {
 	const char *sink_err_name;
 	struct rec_stats stats;
 	int ep;				/* epoll, while rec_run() runs */
+	bool keep_going;		/* rec_run_opts.keep_going */
 };
 
 /* --- the time-ordered queues -------------------------------------------- */
@@ -136,17 +137,58 @@ void rec_source_close_fd(struct rec_source *s, struct rec *r)
 	s->priv = NULL;
 }
 
+/* keep_going: @s failed with @err; closed, and skipped until resumed */
+static void rec_source_fail(struct rec *r, struct rec_source *s, int err)
+{
+	rec_warn(s, "%s%s", strerror(-err), r->keep_going ?
+		 "; closed, to be opened again" : "");
+	if (!r->keep_going)
+		return;
+	rec_source_done(r, s);
+	if (s->close)
+		s->close(s, r);
+	s->fd = -1;
+	s->down = err ? err : -EIO;
+}
+
+int rec_source_resume(struct rec *r, struct rec_source *s)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = s };
+
+	s->down = 0;
+	if (r->ep < 0 || s->fd < 0)
+		return 0;
+	if (epoll_ctl(r->ep, EPOLL_CTL_ADD, s->fd, &ev)) {
+		int err = -errno;
+
+		if (s->close)
+			s->close(s, r);
+		s->fd = -1;
+		s->down = err;
+		return err;
+	}
+	return 0;
+}
+
 void rec_source_done(struct rec *r, struct rec_source *s)
 {
 	if (r->ep >= 0 && s->fd >= 0)
 		epoll_ctl(r->ep, EPOLL_CTL_DEL, s->fd, NULL);
 }
 
+/* Who rec_warn() speaks for: "usbtrail record", "usbtrail watch". */
+static const char *rec_who = "usbtrail record";
+
+void rec_set_who(const char *who)
+{
+	rec_who = who;
+}
+
 void rec_warn(const struct rec_source *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "usbtrail record: %s: ", s ? s->name : "recorder");
+	fprintf(stderr, "%s: %s: ", rec_who, s ? s->name : "recorder");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -332,12 +374,13 @@ static int rec_read_all(struct rec *r, bool tick_only)
 	for (i = 0; i < r->nsources; i++) {
 		struct rec_source *s = r->sources[i];
 
-		if (tick_only && s->fd >= 0)
+		if (s->down || (tick_only && s->fd >= 0))
 			continue;
 		ret = s->read(s, r);
 		if (ret) {
-			rec_warn(s, "%s", strerror(-ret));
-			return ret;
+			rec_source_fail(r, s, ret);
+			if (!r->keep_going)
+				return ret;
 		}
 	}
 	return 0;
@@ -346,6 +389,7 @@ static int rec_read_all(struct rec *r, bool tick_only)
 /* The state of rec_run()'s loop. */
 struct rec_loop {
 	int ep, sfd, tfd;		/* epoll, signals, the tick */
+	const struct rec_run_opts *o;
 	pid_t child;			/* COMMAND, or -1 */
 	bool child_done;		/* reaped, or none */
 	bool stopping;
@@ -409,6 +453,11 @@ static void rec_loop_signals(struct rec *r, struct rec_loop *l)
 			continue;
 		if (si.ssi_signo == SIGPIPE)
 			continue;
+		if (si.ssi_signo == SIGHUP) {
+			if (l->o->hup)
+				l->o->hup(l->o->arg, r);
+			continue;
+		}
 		l->nsig++;
 		r->stats.signal = (int)si.ssi_signo;
 	}
@@ -434,9 +483,14 @@ static int rec_loop_dispatch(struct rec *r, struct rec_loop *l,
 		} else {
 			struct rec_source *s = p;
 
+			if (s->down)
+				continue;
 			ret = s->read(s, r);
-			if (ret)
-				rec_warn(s, "%s", strerror(-ret));
+			if (ret) {
+				rec_source_fail(r, s, ret);
+				if (r->keep_going)
+					ret = 0;
+			}
 		}
 		if (ret)
 			break;
@@ -457,8 +511,8 @@ static void rec_loop_term(struct rec_loop *l, uint64_t now)
 	if (l->told)
 		return;
 	l->told = true;
-	fprintf(stderr, "usbtrail record: waiting up to %llu s for COMMAND "
-		"to finish (--command-grace); Ctrl-C kills it now\n",
+	fprintf(stderr, "%s: waiting up to %llu s for COMMAND "
+		"to finish (--command-grace); Ctrl-C kills it now\n", rec_who,
 		(unsigned long long)l->grace_s);
 }
 
@@ -526,6 +580,8 @@ static int rec_loop_run(struct rec *r, struct rec_loop *l)
 		now = ev_clock_now();
 		rec_loop_decide(r, l, now);
 		rec_pump(r, now, false);
+		if (l->o->tick)
+			l->o->tick(l->o->arg, r, now);
 		if (l->stopping && l->child_done && now >= l->stop_at)
 			break;
 		if (l->stopping && !l->child_done && !l->kill_at)
@@ -546,11 +602,11 @@ static void rec_drain(struct rec *r, struct rec_loop *l)
 	for (i = 0; i < r->nsources; i++) {
 		struct rec_source *s = r->sources[i];
 
-		if (!r->sink_err && s->read(s, r))
+		if (!s->down && !r->sink_err && s->read(s, r))
 			break;
 	}
 	for (i = 0; i < r->nsources; i++)
-		if (r->sources[i]->close)
+		if (!r->sources[i]->down && r->sources[i]->close)
 			r->sources[i]->close(r->sources[i], r);
 	if (!r->sink_err)
 		rec_pump(r, ev_clock_now(), true);
@@ -576,7 +632,7 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 {
 	struct rec_loop l = {
 		.ep = -1, .sfd = -1, .tfd = -1, .child = -1,
-		.child_done = !o->command,
+		.child_done = !o->command, .o = o,
 		.grace_s = o->grace_s ? o->grace_s : REC_CHILD_GRACE_DEFAULT_S,
 	};
 	sigset_t mask, oldmask;
@@ -588,6 +644,9 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGPIPE);
+	if (o->hup)
+		sigaddset(&mask, SIGHUP);
+	r->keep_going = o->keep_going;
 	if (sigprocmask(SIG_BLOCK, &mask, &oldmask))
 		return -errno;
 	/* a file size limit: write() says EFBIG, the recording stops cleanly */

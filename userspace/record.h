@@ -46,6 +46,12 @@ struct rec_source {
 	uint64_t events;		/* emitted */
 	uint64_t lost;			/* the kernel or device dropped them */
 	uint64_t malformed;		/* could not be parsed: skipped */
+	/*
+	 * Under rec_run_opts.keep_going: the -errno read() failed with;
+	 * the source is closed and no longer read until opened again
+	 * (its open() clears this) and handed to rec_source_resume().
+	 */
+	int down;
 };
 
 struct rec_sink {
@@ -74,10 +80,17 @@ void rec_emit(struct rec *r, struct ev *ev);
  * closes the one, frees the other.
  */
 void rec_source_close_fd(struct rec_source *s, struct rec *r);
+/*
+ * A source that was down, opened again into the same struct: poll its
+ * fd from now on.  0 or -errno (it is then closed and down again).
+ */
+int rec_source_resume(struct rec *r, struct rec_source *s);
 /* The source's fd reached its end: stop polling it. */
 void rec_source_done(struct rec *r, struct rec_source *s);
 /* The clock offsets measured when recording began. */
 const struct ev_clock *rec_clock(const struct rec *r);
+/* The prefix of rec_warn(), "usbtrail record" unless set; kept, not copied. */
+void rec_set_who(const char *who);
 /* Warn on stderr, prefixed "usbtrail record: SOURCE: ". */
 void rec_warn(const struct rec_source *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -111,6 +124,8 @@ int sink_pcapng_open(struct rec_sink *s, const char *path,
 		     const struct ev_clock *clock);
 /* recording: the directory, named in each entry (may be NULL) */
 int sink_journal_open(struct rec_sink *s, const char *recording);
+/* The recording the entries from now on name (usbtrail watch). */
+void sink_journal_set_recording(struct rec_sink *s, const char *recording);
 int sink_live_open(struct rec_sink *s, FILE *out);
 
 /* --- the engine, as "usbtrail record" drives it ------------------------- */
@@ -134,6 +149,17 @@ struct rec_run_opts {
 	uint64_t duration_s;		/* 0: none */
 	char **command;			/* NULL: none */
 	int marker_fd;			/* COMMAND's write end, or -1: closed */
+	/*
+	 * "usbtrail watch": a source whose read() fails is closed and
+	 * marked down instead of ending the recording; tick() may open
+	 * it again.
+	 */
+	bool keep_going;
+	/* Every tick, after the sinks had their events; may be NULL. */
+	void (*tick)(void *arg, struct rec *r, uint64_t now);
+	/* On SIGHUP; NULL: SIGHUP keeps its default action. */
+	void (*hup)(void *arg, struct rec *r);
+	void *arg;
 	/*
 	 * After SIGINT, SIGTERM or --duration: how long COMMAND, sent
 	 * SIGTERM, may take to finish (its summary) before SIGKILL; 0 is

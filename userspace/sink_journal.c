@@ -113,6 +113,20 @@ static int sink_journal_close(struct rec_sink *s)
 	return 0;
 }
 
+/* Named absolutely: whoever reads the entry, maybe elsewhere, wants it. */
+static void sink_journal_name(struct sink_journal *p, const char *recording)
+{
+	p->recording[0] = '\0';
+	if (recording && !realpath(recording, p->recording))
+		snprintf(p->recording, sizeof(p->recording), "%s", recording);
+}
+
+void sink_journal_set_recording(struct rec_sink *s, const char *recording)
+{
+	if (s->priv)
+		sink_journal_name(s->priv, recording);
+}
+
 int sink_journal_open(struct rec_sink *s, const char *recording)
 {
 	struct sink_journal *p;
@@ -126,12 +140,8 @@ int sink_journal_open(struct rec_sink *s, const char *recording)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	/*
-	 * Whoever reads the entry, maybe on a log server, wants the whole
-	 * recording: name it absolutely.  Not there (yet): as given.
-	 */
-	if (recording && !realpath(recording, p->recording))
-		snprintf(p->recording, sizeof(p->recording), "%s", recording);
+	/* not there (yet): as given */
+	sink_journal_name(p, recording);
 	memset(s, 0, sizeof(*s));
 	s->name = "journal";
 	s->event = sink_journal_event;

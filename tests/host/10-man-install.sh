@@ -66,6 +66,31 @@ done
 echo "ok: $docdir holds README.md, docs/*.md and all the page names:" \
 	"$(echo "$named" | tr '\n' ' ')"
 
+# The service of usbtrail watch: installed with this PREFIX's paths, its
+# settings beside it; systemd-analyze finds nothing wrong with the unit
+unit=$root/usr/lib/systemd/system/usbtrail-watch.service
+[ -f "$unit" ] || fail "make install: no usr/lib/systemd/system/usbtrail-watch.service"
+grep -q '^ExecStart=/usr/bin/usbtrail watch .*--config /etc/usbtrail/watch.conf' \
+	"$unit" || fail "the unit runs: $(grep ^ExecStart "$unit")"
+[ -f "$root/etc/usbtrail/watch.conf" ] || fail "make install: no etc/usbtrail/watch.conf"
+"$root/usr/bin/usbtrail" watch --config "$root/etc/usbtrail/watch.conf" \
+	--dir /nonexistent/x >/dev/null 2>"$out/conf.err"
+grep -q "cannot write into /nonexistent/x" "$out/conf.err" ||
+	fail "watch did not get past the shipped watch.conf: $(cat "$out/conf.err")"
+echo "ok: the unit and watch.conf are installed, watch.conf parses"
+if command -v systemd-analyze >/dev/null; then
+	mkdir -p "$work/unit"
+	make -s -C "$top" unit BINDIR="$top/userspace" \
+		UNIT="$work/unit/usbtrail-watch.service" >/dev/null
+	systemd-analyze verify --man=no "$work/unit/usbtrail-watch.service" \
+		>"$out/verify.out" 2>&1 || fail "systemd-analyze verify failed"
+	[ ! -s "$out/verify.out" ] ||
+		fail "systemd-analyze verify: $(head -n 3 "$out/verify.out")"
+	echo "ok: systemd-analyze verify: no finding"
+else
+	echo "# systemd-analyze is not installed: the unit not verified"
+fi
+
 make -s -C "$top" uninstall DESTDIR="$root" PREFIX=/usr >"$out/uninstall.log" 2>&1 ||
 	fail "make uninstall failed: $(tail -n 3 "$out/uninstall.log")"
 left=$(cd "$root" && find . -type f)
