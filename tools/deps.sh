@@ -50,7 +50,7 @@ test_pkgs="libcmocka-dev python3 qemu-system-x86 qemu-utils busybox-static
 	cpio xz-utils kmod sparse file procps dkms linux-source-6.1 fio
 	clang libclang-rt-14-dev jq tshark trace-cmd tcpdump chromium
 	systemd systemd-journal-remote sg3-utils gzip bzip2 zstd dos2unix
-	usb.ids shellcheck pv"
+	usb.ids shellcheck pv dmsetup"
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 

@@ -36,6 +36,7 @@
 #define USBTRAIL_VERSION	"unknown"	/* unit-test builds */
 #endif
 #define CMD_RECORD_MAX_DURATION	(30u * 24 * 3600)	/* 30 days */
+#define CMD_RECORD_MAX_GRACE	(24u * 3600)		/* a day */
 /*
  * A bound on what the user controls.  usbmon caps one URB's data at a fifth
  * of its ring anyway (mon_bin.c), so more would never be seen.
@@ -66,6 +67,7 @@ static const char *const cmd_record_sources[] = {
 struct cmd_record_opts {
 	const char *output_dir;
 	uint64_t duration_s;		/* 0: until COMMAND exits or SIGINT */
+	uint64_t grace_s;		/* 0: REC_CHILD_GRACE_DEFAULT_S */
 	uint64_t payload;
 	bool payload_set;		/* --payload given: bytes kept on purpose */
 	bool pcap;
@@ -87,6 +89,10 @@ const char cmd_record_help[] =
 "Options:\n"
 "  -o, --output DIR        write the recording into DIR (required)\n"
 "      --duration S        stop after S seconds (1 to 2592000)\n"
+"      --command-grace S   on Ctrl-C, SIGTERM or --duration, COMMAND gets\n"
+"                          SIGTERM and S seconds to finish (1 to 86400,\n"
+"                          default 60: usbtrail stress reads back what it\n"
+"                          wrote), then SIGKILL; Ctrl-C meanwhile: at once\n"
 "      --payload N         keep at most N bytes of each URB's data in the\n"
 "                          usbmon capture (0 to 1MiB, default 64: enough for\n"
 "                          mass-storage and UAS command blocks)\n"
@@ -132,6 +138,7 @@ enum {
 	CMD_RECORD_OPT_INTERVAL,
 	CMD_RECORD_OPT_DIP_FRACTION,
 	CMD_RECORD_OPT_DIP_INTERVALS,
+	CMD_RECORD_OPT_COMMAND_GRACE,
 };
 
 /*
@@ -206,6 +213,11 @@ static int cmd_record_parse_opt(int c, const char *arg,
 				     &opts->duration_s))
 			return CLI_EXIT_USAGE;
 		break;
+	case CMD_RECORD_OPT_COMMAND_GRACE:
+		if (cli_parse_number(CMD_RECORD_NAME, "--command-grace", arg, 0,
+				     1, CMD_RECORD_MAX_GRACE, &opts->grace_s))
+			return CLI_EXIT_USAGE;
+		break;
 	case CMD_RECORD_OPT_PAYLOAD:
 		if (cli_parse_number(CMD_RECORD_NAME, "--payload", arg,
 				     UTIL_NUM_SIZE, 0, CMD_RECORD_MAX_PAYLOAD,
@@ -247,6 +259,7 @@ static int cmd_record_parse(int argc, char **argv,
 		{ "help",	   no_argument,	      NULL, 'h' },
 		{ "output",	   required_argument, NULL, 'o' },
 		{ "duration",	   required_argument, NULL, CMD_RECORD_OPT_DURATION },
+		{ "command-grace", required_argument, NULL, CMD_RECORD_OPT_COMMAND_GRACE },
 		{ "payload",	   required_argument, NULL, CMD_RECORD_OPT_PAYLOAD },
 		{ "no-pcap",	   no_argument,	      NULL, CMD_RECORD_OPT_NO_PCAP },
 		{ "source",	   required_argument, NULL, CMD_RECORD_OPT_SOURCE },
@@ -924,6 +937,12 @@ int cmd_record_main(int argc, char **argv)
 	if (opts.command && pipe2(pipefd, O_CLOEXEC) == 0) {
 		/* the write end goes to COMMAND: not close-on-exec */
 		fcntl(pipefd[1], F_SETFD, 0);
+		/*
+		 * ours never blocks: a child COMMAND left behind (a shell's
+		 * sleep) may hold the write end open after COMMAND is gone,
+		 * and the last read, at the end, must not wait for it
+		 */
+		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
 		ro.marker_fd = pipefd[1];
 	}
 	ret = cmd_record_start(x, pipefd[0]);
@@ -937,6 +956,7 @@ int cmd_record_main(int argc, char **argv)
 	}
 
 	ro.duration_s = opts.duration_s;
+	ro.grace_s = opts.grace_s;
 	ro.command = opts.command;
 	ret = rec_run(x->rec, &ro);
 	status = cmd_record_finish(x, ret);

@@ -28,6 +28,7 @@
 #include "stress.h"
 #include "stress_fs.h"
 #include "stress_render.h"
+#include "stress_target.h"
 #include "util.h"
 
 #define CMD_STRESS_NAME		"stress"
@@ -513,9 +514,11 @@ static int cmd_stress_exit(enum stress_render_result result)
 static int cmd_stress_report(const struct cmd_stress_opts *opts,
 			     struct stress_render_out *out,
 			     const struct blkdev_target *t,
+			     const struct usbdisk_where *where,
 			     const struct stress_result *res)
 {
 	struct stress_render_run run = {
+		.where = where,
 		.profile = cmd_stress_profiles[opts->profile],
 		.cdm = opts->profile == CMD_STRESS_PROFILE_CDM &&
 		       !opts->verify_only,
@@ -589,7 +592,8 @@ int cmd_stress_main(int argc, char **argv)
 	struct stress_config cfg = { 0 };
 	struct blkdev_target *t = NULL;
 	struct stress_result *res = NULL;
-	char why[BLKDEV_WHY_MAX];
+	char why[BLKDEV_WHY_MAX], marker[128];
+	struct usbdisk_where where;
 	bool help = false;
 	struct stat st;
 	int ret, err;
@@ -640,6 +644,11 @@ int cmd_stress_main(int argc, char **argv)
 
 	out.tty = isatty(STDERR_FILENO);
 	cmd_stress_config(&opts, &out, &cfg);
+	/* who it is, now: a reopen may find it elsewhere, it stays the same */
+	if (!stress_target_where(t, &where)) {
+		stress_target_marker(&where, marker, sizeof(marker));
+		cfg.marker_target = marker;
+	}
 	cmd_stress_catch_signals();
 	err = stress_run(t, &bo, &cfg, res);
 	if (err) {
@@ -650,7 +659,8 @@ int cmd_stress_main(int argc, char **argv)
 	}
 	if (res->interrupted && !res->written_bytes)
 		blkdev_drop_unwritten(t);
-	ret = cmd_stress_report(&opts, &out, t, res);
+	ret = cmd_stress_report(&opts, &out, t, cfg.marker_target ? &where :
+				NULL, res);
 out:
 	stress_render_log_close(&out, NULL);
 	if (res)

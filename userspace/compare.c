@@ -124,67 +124,17 @@ static void compare_num(struct compare_row *row, enum compare_col c,
 /* --- the figures of usbtrail stress ------------------------------------- */
 
 /*
- * The disk a stress phase ran on: the one that moved the most bytes
- * while its run did (the markers name the target as the user gave it,
- * often a /dev/disk/by-id/ link the recording cannot resolve).  The
- * run's span, not the phase's: markers may reach the recorder late and
- * bunched (a busy guest), so that a short phase's own span can miss its
- * I/O.  A recording where one disk moved data, or of one disk, needs no
- * more.  -1 if none.
+ * One CrystalDiskMark row, one way: the bytes and seconds of its phases,
+ * or for a test of --profile cdm (phases with a pass) the best scored
+ * pass's MB/s, the figure stress printed; the warm-up does not count.
  */
-static int compare_phase_disk(const struct recording *r,
-			      const struct recording_stress *s)
-{
-	uint64_t best = 0, t0 = s->t_start_ns, t1 = s->t_end_ns;
-	unsigned int i, busy = 0;
-	int disk = -1, last = -1;
-	size_t k;
-
-	for (i = 0; s->run[0] && i < r->nstress; i++) {
-		const struct recording_stress *o = &r->stress[i];
-
-		if (strcmp(o->run, s->run))
-			continue;
-		if (o->t_start_ns < t0)
-			t0 = o->t_start_ns;
-		if (o->ended && o->t_end_ns > t1)
-			t1 = o->t_end_ns;
-	}
-	for (i = 0; i < r->ndisks; i++) {
-		const struct recording_disk *d = &r->disks[i];
-		uint64_t bytes = 0;
-
-		if (d->nsamples) {
-			busy++;
-			last = (int)i;
-		}
-		for (k = 0; k < d->nsamples; k++) {
-			const struct recording_sample *sm =
-				&r->samples[d->first_sample + k];
-			uint64_t end = sm->t_ns +
-				       (uint64_t)sm->s.interval_ms * 1000000;
-
-			if (end > t0 && sm->t_ns < t1)
-				bytes += sm->s.read_bytes + sm->s.write_bytes;
-		}
-		if (bytes > best) {
-			best = bytes;
-			disk = (int)i;
-		}
-	}
-	if (disk < 0 && busy == 1)
-		disk = last;
-	if (disk < 0 && r->ndisks == 1)
-		disk = 0;
-	return disk;
-}
-
-/* bytes and seconds of the phases of one CrystalDiskMark row, one way */
 struct compare_group {
 	char label[32];
 	bool write;
+	bool cdm;
 	uint64_t bytes;
 	double secs;
+	double best;		/* cdm: MB/s of the best pass, 0 none */
 };
 
 #define COMPARE_GROUPS_MAX	RECORDING_STRESS_MAX
@@ -214,7 +164,13 @@ static void compare_group_add(struct compare_disk *cd,
 		cd->ng++;
 	}
 	cd->g[i].bytes += s->bytes;
-	cd->g[i].secs += s->secs;
+	if (s->pass < 0) {
+		cd->g[i].secs += s->secs;
+		return;
+	}
+	cd->g[i].cdm = true;
+	if (s->pass > 0 && s->bytes && s->mbps > cd->g[i].best)
+		cd->g[i].best = s->mbps;
 }
 
 static void compare_stress(const struct recording *r, struct compare_disk *cd)
@@ -232,7 +188,7 @@ static void compare_stress(const struct recording *r, struct compare_disk *cd)
 		/* mixed sizes and random rewrites: no row of CrystalDiskMark */
 		if (!strcmp(s->name, "mixed"))
 			continue;
-		d = compare_phase_disk(r, s);
+		d = recording_stress_disk(r, s);
 		if (d < 0)
 			continue;
 		recording_stress_label(s, label, sizeof(label));
@@ -245,8 +201,11 @@ static void compare_stress(const struct recording *r, struct compare_disk *cd)
 static void compare_rate(struct compare_row *row, enum compare_col c,
 			 const struct compare_group *g)
 {
-	if (g && g->secs > 0)
-		compare_num(row, c, (double)g->bytes / g->secs / 1e6, 2);
+	/* 1 decimal, as usbtrail stress prints its tables */
+	if (g && g->cdm && g->best > 0)
+		compare_num(row, c, g->best, 1);
+	else if (g && !g->cdm && g->secs > 0)
+		compare_num(row, c, (double)g->bytes / g->secs / 1e6, 1);
 }
 
 static const struct compare_group *compare_group_find(
@@ -261,9 +220,10 @@ static const struct compare_group *compare_group_find(
 }
 
 /*
- * The sequential figure: the sequential row that moved the most bytes
- * that way (CrystalDiskMark's SEQ1M Q8T1 in --profile cdm; the only one
- * in seq and soak; in sweep the block size that ran fastest).
+ * The sequential figure: --profile cdm's first sequential test (SEQ1M
+ * Q8T1 unless --block or --qd changed it), else the sequential row that
+ * moved the most bytes that way (the only one in seq and soak; in sweep
+ * the block size that ran fastest).
  */
 static const struct compare_group *compare_group_seq(
 	const struct compare_disk *cd, bool write)
@@ -271,6 +231,10 @@ static const struct compare_group *compare_group_seq(
 	const struct compare_group *best = NULL;
 	unsigned int i;
 
+	for (i = 0; i < cd->ng; i++)
+		if (cd->g[i].write == write && cd->g[i].cdm &&
+		    !strncmp(cd->g[i].label, "SEQ", 3))
+			return &cd->g[i];
 	for (i = 0; i < cd->ng; i++)
 		if (cd->g[i].write == write && !strncmp(cd->g[i].label, "SEQ", 3) &&
 		    (!best || cd->g[i].bytes > best->bytes))

@@ -32,8 +32,6 @@
 #define REC_OUT_DELAY_MS	(REC_REORDER_MS + DERIVE_HOLD_MS + 500)
 /* after COMMAND exits: let the kernel's last events reach us */
 #define REC_TAIL_MS		(REC_REORDER_MS + 300)
-/* after SIGINT/SIGTERM: how long COMMAND gets to exit on SIGTERM */
-#define REC_CHILD_GRACE_MS	3000
 
 struct rec_heap {
 	struct ev **v;
@@ -397,7 +395,11 @@ struct rec_loop {
 	bool stopping;
 	uint64_t stop_at;		/* the end, once stopping; --duration */
 	uint64_t kill_at;		/* SIGKILL COMMAND then, if 0 not */
+	uint64_t grace_ns;		/* how long COMMAND gets on SIGTERM */
+	uint64_t grace_s;
+	bool told;			/* "waiting for COMMAND" said */
 	unsigned int nsig;		/* SIGINT and SIGTERM so far */
+	unsigned int nsig_term;		/* ... when COMMAND got SIGTERM */
 };
 
 /*
@@ -497,9 +499,28 @@ static int rec_loop_dispatch(struct rec *r, struct rec_loop *l,
 }
 
 /*
+ * SIGTERM to COMMAND, SIGKILL after the grace: the time a program such
+ * as usbtrail stress needs to finish what it does on SIGTERM (its
+ * read-back and summary), said once on stderr with how to cut it short.
+ */
+static void rec_loop_term(struct rec_loop *l, uint64_t now)
+{
+	kill(l->child, SIGTERM);
+	l->kill_at = now + l->grace_ns;
+	l->nsig_term = l->nsig;
+	if (l->told)
+		return;
+	l->told = true;
+	fprintf(stderr, "%s: waiting up to %llu s for COMMAND "
+		"to finish (--command-grace); Ctrl-C kills it now\n", rec_who,
+		(unsigned long long)l->grace_s);
+}
+
+/*
  * When to stop, and what to do to COMMAND: it exited (stop after the
- * tail), a signal (stop; SIGTERM it, SIGKILL after a grace, at once when
- * asked twice), --duration ended (the same).
+ * tail), a signal (stop; SIGTERM it, SIGKILL after the grace, at once
+ * when asked twice), --duration ended (the same).  The recording goes on
+ * while COMMAND finishes: its last markers and I/O are recorded.
  */
 static void rec_loop_decide(struct rec *r, struct rec_loop *l, uint64_t now)
 {
@@ -510,21 +531,19 @@ static void rec_loop_decide(struct rec *r, struct rec_loop *l, uint64_t now)
 		l->child_done = true;
 		r->stats.command_status = status;
 		r->stats.command_ran = true;
-		if (!l->stopping) {
-			l->stopping = true;
+		/* its last I/O's events, also when it finished on SIGTERM */
+		if (!l->stopping || l->stop_at < now + rec_ms(REC_TAIL_MS))
 			l->stop_at = now + rec_ms(REC_TAIL_MS);
-		}
+		l->stopping = true;
 	}
 	if (l->nsig && !l->stopping) {
 		l->stopping = true;
 		l->stop_at = now + rec_ms(REC_TAIL_MS);
-		if (!l->child_done) {
-			kill(l->child, SIGTERM);
-			l->kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
-		}
+		if (!l->child_done)
+			rec_loop_term(l, now);
 	}
-	if (l->nsig > 1 && !l->child_done) {
-		/* asked twice: do not wait for COMMAND */
+	if (l->told && l->nsig > l->nsig_term && !l->child_done) {
+		/* asked again while waiting: do not wait for COMMAND */
 		kill(l->child, SIGKILL);
 		l->kill_at = now;
 	}
@@ -532,8 +551,7 @@ static void rec_loop_decide(struct rec *r, struct rec_loop *l, uint64_t now)
 		l->stopping = true;
 		if (!l->child_done) {
 			r->stats.duration_ended = true;
-			kill(l->child, SIGTERM);
-			l->kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
+			rec_loop_term(l, now);
 		}
 		l->stop_at = now;
 	}
@@ -567,7 +585,7 @@ static int rec_loop_run(struct rec *r, struct rec_loop *l)
 		if (l->stopping && l->child_done && now >= l->stop_at)
 			break;
 		if (l->stopping && !l->child_done && !l->kill_at)
-			l->kill_at = now + rec_ms(REC_CHILD_GRACE_MS);
+			l->kill_at = now + l->grace_ns;
 	}
 	return ret;
 }
@@ -615,6 +633,7 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	struct rec_loop l = {
 		.ep = -1, .sfd = -1, .tfd = -1, .child = -1,
 		.child_done = !o->command, .o = o,
+		.grace_s = o->grace_s ? o->grace_s : REC_CHILD_GRACE_DEFAULT_S,
 	};
 	sigset_t mask, oldmask;
 	uint64_t start = ev_clock_now();
@@ -646,6 +665,7 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 
 	if (o->duration_s)
 		l.stop_at = start + o->duration_s * 1000000000ull;
+	l.grace_ns = l.grace_s * 1000000000ull;
 
 	ret = rec_loop_run(r, &l);
 	rec_drain(r, &l);

@@ -160,7 +160,16 @@ struct rec_run_opts {
 	/* On SIGHUP; NULL: SIGHUP keeps its default action. */
 	void (*hup)(void *arg, struct rec *r);
 	void *arg;
+	/*
+	 * After SIGINT, SIGTERM or --duration: how long COMMAND, sent
+	 * SIGTERM, may take to finish (its summary) before SIGKILL; 0 is
+	 * REC_CHILD_GRACE_DEFAULT_S
+	 */
+	uint64_t grace_s;
 };
+
+/* usbtrail stress reads back what it wrote after SIGTERM: minutes. */
+#define REC_CHILD_GRACE_DEFAULT_S	60u
 
 /* NULL with errno set on failure. */
 struct rec *rec_new(const struct derive_opts *dopts);

@@ -345,6 +345,45 @@ static bool recording_word(const char *name, const char *word)
 	return false;
 }
 
+/* A "phase=run" marker: the target and its disk, the verdict. */
+static void recording_stress_run_marker(struct recording *r,
+					const char *text, const char *event)
+{
+	struct recording_stress_run *u = NULL;
+	char run[32] = "", v[32];
+	const char *t;
+	unsigned int i;
+
+	recording_kv(text, "run", run, sizeof(run));
+	for (i = r->nruns; i > 0; i--)
+		if (!strcmp(r->runs[i - 1].run, run) && !r->runs[i - 1].ended) {
+			u = &r->runs[i - 1];
+			break;
+		}
+	if (!strcmp(event, "start")) {
+		if (r->nruns == RECORDING_STRESS_RUNS_MAX)
+			return;
+		u = &r->runs[r->nruns++];
+		memset(u, 0, sizeof(*u));
+		snprintf(u->run, sizeof(u->run), "%s", run);
+		recording_kv(text, "disk", u->disk, sizeof(u->disk));
+		recording_kv(text, "usb", u->usb, sizeof(u->usb));
+		/* the last key: the rest of the line, blanks and all */
+		t = strstr(text, " target=");
+		if (t)
+			snprintf(u->target, sizeof(u->target), "%s", t + 8);
+		return;
+	}
+	if (!u || strcmp(event, "end"))
+		return;
+	u->ended = true;
+	u->fake = recording_kv(text, "fake", v, sizeof(v)) && !strcmp(v, "1");
+	if (recording_kv(text, "usable", v, sizeof(v)))
+		u->usable = strtoull(v, NULL, 10);
+	if (recording_kv(text, "wrap", v, sizeof(v)))
+		u->wrap = strtoull(v, NULL, 10);
+}
+
 /* One "usbtrail-stress: phase=P event=E ..." marker into r->stress. */
 static void recording_stress_marker(struct recording *r, const struct ev *ev)
 {
@@ -355,9 +394,12 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 
 	if (strncmp(text, "usbtrail-stress: ", 17) ||
 	    !recording_kv(text, "phase", phase, sizeof(phase)) ||
-	    !recording_kv(text, "event", event, sizeof(event)) ||
-	    !strcmp(phase, "run"))
+	    !recording_kv(text, "event", event, sizeof(event)))
 		return;
+	if (!strcmp(phase, "run")) {
+		recording_stress_run_marker(r, text, event);
+		return;
+	}
 	/* the latest phase of that name not yet ended */
 	for (i = (int)r->nstress - 1; i >= 0; i--)
 		if (!strcmp(r->stress[i].name, phase) && !r->stress[i].ended) {
@@ -389,6 +431,8 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 			s->block = (uint32_t)strtoul(v, NULL, 10);
 		if (recording_kv(text, "qd", v, sizeof(v)))
 			s->qd = (unsigned int)strtoul(v, NULL, 10);
+		s->pass = recording_kv(text, "pass", v, sizeof(v)) ?
+			  (int)strtol(v, NULL, 10) : -1;
 		s->t_start_ns = ev->t_ns;
 		return;
 	}
@@ -405,6 +449,10 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 			s->secs = strtod(v, NULL);
 		if (recording_kv(text, "errors", v, sizeof(v)))
 			s->errors = (unsigned int)strtoul(v, NULL, 10);
+		if (recording_kv(text, "mbps", v, sizeof(v)))
+			s->mbps = strtod(v, NULL);
+		else if (s->secs > 0)
+			s->mbps = (double)s->bytes / s->secs / 1e6;
 		s->stopped = recording_kv(text, "stopped", v, sizeof(v)) != NULL;
 	}
 }
@@ -538,6 +586,132 @@ void recording_stress_label(const struct recording_stress *s, char *buf,
 		snprintf(size, sizeof(size), "%u", s->block);
 	snprintf(buf, len, "%s%s Q%uT1", s->random ? "RND" : "SEQ", size,
 		 s->qd ? s->qd : 1);
+}
+
+/*
+ * The disk a stress phase ran on: the one that moved the most bytes
+ * while its run did (the markers name the target as the user gave it,
+ * often a /dev/disk/by-id/ link the recording cannot resolve).  The
+ * run's span, not the phase's: markers may reach the recorder late and
+ * bunched (a busy guest), so that a short phase's own span can miss its
+ * I/O.  A recording where one disk moved data, or of one disk, needs no
+ * more.  -1 if none.
+ */
+int recording_stress_disk(const struct recording *r,
+			  const struct recording_stress *s)
+{
+	uint64_t best = 0, t0 = s->t_start_ns, t1 = s->t_end_ns;
+	unsigned int i, busy = 0;
+	int disk = -1, last = -1;
+	size_t k;
+
+	for (i = 0; s->run[0] && i < r->nstress; i++) {
+		const struct recording_stress *o = &r->stress[i];
+
+		if (strcmp(o->run, s->run))
+			continue;
+		if (o->t_start_ns < t0)
+			t0 = o->t_start_ns;
+		if (o->ended && o->t_end_ns > t1)
+			t1 = o->t_end_ns;
+	}
+	for (i = 0; i < r->ndisks; i++) {
+		const struct recording_disk *d = &r->disks[i];
+		uint64_t bytes = 0;
+
+		if (d->nsamples) {
+			busy++;
+			last = (int)i;
+		}
+		for (k = 0; k < d->nsamples; k++) {
+			const struct recording_sample *sm =
+				&r->samples[d->first_sample + k];
+			uint64_t end = sm->t_ns +
+				       (uint64_t)sm->s.interval_ms * 1000000;
+
+			if (end > t0 && sm->t_ns < t1)
+				bytes += sm->s.read_bytes + sm->s.write_bytes;
+		}
+		if (bytes > best) {
+			best = bytes;
+			disk = (int)i;
+		}
+	}
+	if (disk < 0 && busy == 1)
+		disk = last;
+	if (disk < 0 && r->ndisks == 1)
+		disk = 0;
+	return disk;
+}
+
+/* Phase @s is a scored pass that did I/O: a candidate for the best. */
+static bool recording_stress_scored(const struct recording_stress *s)
+{
+	return s->pass > 0 && s->ended && s->bytes && s->secs > 0;
+}
+
+/*
+ * Row @row takes phase @s: a cdm pass if it is the best so far that way;
+ * another phase its slot.  A phase without an end (killed, the disk
+ * gone) has no rate: the row says "cut" where nothing better is.
+ */
+static void recording_stress_take(struct recording_stress_row *row,
+				  const struct recording_stress *s)
+{
+	const struct recording_stress **slot = s->write ? &row->wr : &row->rd;
+	bool *cut = s->write ? &row->wr_cut : &row->rd_cut;
+
+	row->errors += s->errors;
+	if (s->pass < 0) {
+		if (!s->ended || !(s->secs > 0))
+			*cut = true;
+		else
+			*slot = s;
+		return;
+	}
+	if (!s->ended)
+		*cut = true;
+	if (recording_stress_scored(s) && (!*slot || s->mbps > (*slot)->mbps))
+		*slot = s;
+}
+
+unsigned int recording_stress_rows(const struct recording *r,
+				   struct recording_stress_row *rows,
+				   unsigned int max)
+{
+	bool done[RECORDING_STRESS_MAX] = { false };
+	unsigned int i, j, n = 0;
+	char label[32];
+
+	for (i = 0; i < r->nstress && n < max; i++) {
+		struct recording_stress_row *row = &rows[n];
+		const struct recording_stress *a = &r->stress[i];
+
+		if (done[i])
+			continue;
+		memset(row, 0, sizeof(*row));
+		recording_stress_label(a, row->label, sizeof(row->label));
+		for (j = i; j < r->nstress; j++) {
+			const struct recording_stress *s = &r->stress[j];
+
+			recording_stress_label(s, label, sizeof(label));
+			if (done[j] || strcmp(label, row->label) ||
+			    (s->pass < 0) != (a->pass < 0))
+				continue;
+			if (a->pass >= 0) {
+				/* a cdm test: all its passes, of its run */
+				if (strcmp(s->run, a->run))
+					continue;
+			} else if (s->write ? row->wr || row->wr_cut :
+				   row->rd || row->rd_cut) {
+				continue;	/* a later cycle: own row */
+			}
+			done[j] = true;
+			recording_stress_take(row, s);
+		}
+		n++;
+	}
+	return n;
 }
 
 /* the whole of DIR/NAME into *buf (NUL-ended); at most max bytes */

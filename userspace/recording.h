@@ -25,7 +25,7 @@
 #define RECORDING_EVENTS_MAX	(8u << 20)	/* lines kept, any type */
 #define RECORDING_DISKS_MAX	64
 #define RECORDING_EPS_MAX	256
-#define RECORDING_STRESS_MAX	64
+#define RECORDING_STRESS_MAX	128	/* cdm's 9 passes: 81 */
 
 /* A trace record, kept small: there are many. */
 struct recording_trace {
@@ -70,11 +70,39 @@ struct recording_stress {
 	bool write, random;
 	uint32_t block;
 	unsigned int qd;
+	int pass;			/* cdm: 0 the warm-up, 1...; else -1 */
 	uint64_t bytes;
 	double secs;
+	double mbps;			/* stress's own figure; else bytes/secs */
 	unsigned int errors;
 	bool ended, stopped;
 	uint64_t t_start_ns, t_end_ns;
+};
+
+/* A run of "usbtrail stress" from its run start and end markers. */
+struct recording_stress_run {
+	char run[32];			/* its id (hex) */
+	char target[128];		/* as the user named it */
+	/* its disk and USB path; "-": none, "": unnamed (older stress) */
+	char disk[32], usb[48];
+	bool ended;
+	bool fake;			/* the verdict: fake capacity */
+	uint64_t usable, wrap;		/* then: bytes */
+};
+
+#define RECORDING_STRESS_RUNS_MAX	16
+
+/*
+ * A row of the report's stress table, as "usbtrail stress" printed it:
+ * a CrystalDiskMark test (phases with pass=) of one run is one row, each
+ * way its best scored pass (the warm-up left out); another phase is a
+ * row of its own, read and write of one label side by side.
+ */
+struct recording_stress_row {
+	char label[32];			/* "SEQ1M Q8T1" */
+	const struct recording_stress *rd, *wr;	/* NULL: none */
+	bool rd_cut, wr_cut;		/* one did not end: no rate */
+	unsigned int errors;		/* of every phase of the row */
 };
 
 struct recording {
@@ -99,6 +127,8 @@ struct recording {
 	unsigned int neps;
 	struct recording_stress stress[RECORDING_STRESS_MAX];
 	unsigned int nstress;
+	struct recording_stress_run runs[RECORDING_STRESS_RUNS_MAX];
+	unsigned int nruns;
 
 	/* sorted by id after load: where each id is */
 	struct recording_idx *index;
@@ -206,5 +236,15 @@ bool recording_meta_u64(const struct recording *r, const char *k1,
 /* "SEQ1M Q4T1": the CrystalDiskMark row of a stress phase. */
 void recording_stress_label(const struct recording_stress *s, char *buf,
 			    size_t len);
+/*
+ * The disk stress phase @s ran on, by the bytes each disk moved during
+ * its run: an index into r->disks, or -1.
+ */
+int recording_stress_disk(const struct recording *r,
+			  const struct recording_stress *s);
+/* The rows of the stress table into @rows; return: how many. */
+unsigned int recording_stress_rows(const struct recording *r,
+				   struct recording_stress_row *rows,
+				   unsigned int max);
 
 #endif /* USBTRAIL_RECORDING_H */

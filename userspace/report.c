@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "util.h"
 
 bool report_advice_quirk(const struct recording *r, const size_t *idx,
 			 size_t n, int id, char *buf, size_t len)
@@ -256,4 +257,86 @@ const char *report_kind_colour(enum classify_kind k)
 		break;
 	}
 	return "#c00020";
+}
+
+void report_stress_rate(char *buf, size_t len,
+			const struct recording_stress *s, bool cut)
+{
+	if (s)
+		snprintf(buf, len, "%.1f", s->mbps);
+	else
+		snprintf(buf, len, "%s", cut ? "(cut)" : "-");
+}
+
+/**
+ * report_stress_target() - who a stress run's target was, in one line
+ * @r:    the recording
+ * @u:    the run
+ * @keep: show the serial (else hashed, as everywhere in the report)
+ * @buf:  "/dev/sdc: sdc, usb 2-1 46f4:0001 \"Ultra\", 5000M, driver uas,
+ *        serial ...", or "/dev/dm-0: dm-0, not a USB disk"; a recording
+ *        of an older stress, whose markers name no disk: the device
+ *        events' of /dev/NAME, else the target alone
+ * @len:  its size
+ *
+ * The identity is the recorder's device events' for the disk the run's
+ * start marker names; a disk it did not see keeps the marker's words.
+ */
+void report_stress_target(const struct recording *r,
+			  const struct recording_stress_run *u, bool keep,
+			  char *buf, size_t len)
+{
+	const char *target = u->target[0] ? u->target : "?";
+	const struct recording_disk *d;
+	char serial[80], speed[32];
+	unsigned int k;
+	int i = -1;
+
+	if (!strcmp(u->usb, "-")) {
+		snprintf(buf, len, "%s: %s%snot a USB disk", target,
+			 strcmp(u->disk, "-") ? u->disk : "",
+			 strcmp(u->disk, "-") ? ", " : "");
+		return;
+	}
+	if (u->disk[0])
+		i = recording_disk_find(r, u->disk);
+	else
+		/* an older stress: the disk that moved its run's bytes */
+		for (k = 0; k < r->nstress && i < 0; k++)
+			if (!strcmp(r->stress[k].run, u->run))
+				i = recording_stress_disk(r, &r->stress[k]);
+	if (i < 0 || !r->disks[i].have_device) {
+		if (u->disk[0])
+			snprintf(buf, len, "%s: %s, usb %s", target, u->disk,
+				 u->usb);
+		else
+			snprintf(buf, len, "%s", target);
+		return;
+	}
+	d = &r->disks[i];
+	report_serial(d->device.serial, keep, serial, sizeof(serial));
+	snprintf(buf, len, "%s: %s, usb %s %04x:%04x \"%s\", %s, driver %s, "
+		 "serial %s", target, d->disk, d->usb[0] ? d->usb : u->usb,
+		 d->device.vid, d->device.pid, d->device.product,
+		 util_format_speed(speed, sizeof(speed),
+				   d->device.speed_mbps),
+		 d->device.driver[0] ? d->device.driver : "none",
+		 serial[0] ? serial : "none");
+}
+
+/* "fake capacity: usable ... of a run": "" when the run found none. */
+void report_stress_verdict(const struct recording_stress_run *u, char *buf,
+			   size_t len)
+{
+	char usable[32], wrap[32];
+
+	if (!u->fake) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	util_format_size(usable, sizeof(usable), u->usable);
+	util_format_size(wrap, sizeof(wrap), u->wrap);
+	snprintf(buf, len, "fake capacity: usable size %s (%" PRIu64
+		 " bytes), writes wrap every %s (%" PRIu64 " bytes)", usable,
+		 u->usable, wrap, u->wrap);
 }

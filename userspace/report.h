@@ -56,6 +56,19 @@ struct json_object *report_uas(const struct recording *r, const char *disk);
  * markup characters as entities, control characters as U+FFFD.
  */
 void report_esc(FILE *f, const char *s);
+/* Who a stress run's target was, in one line (report.c). */
+void report_stress_target(const struct recording *r,
+			  const struct recording_stress_run *u, bool keep,
+			  char *buf, size_t len);
+/* Its fake-capacity verdict, "" when it found none. */
+void report_stress_verdict(const struct recording_stress_run *u, char *buf,
+			   size_t len);
+/*
+ * One way of a row of the stress table: "123.4" (stress's own figure, as
+ * it printed it), "(cut)" or "-".
+ */
+void report_stress_rate(char *buf, size_t len,
+			const struct recording_stress *s, bool cut);
 /* The colour of an incident's kind by its class (classify.h's table). */
 const char *report_kind_colour(enum classify_kind k);
 /* o[k1] (or o[k1][k2]) when it is a string, else NULL. */

@@ -342,45 +342,43 @@ static void report_html_eps(FILE *f, const struct recording *r)
 	fputs("</table>\n", f);
 }
 
-static void report_html_stress(FILE *f, const struct recording *r)
+static void report_html_stress(FILE *f, const struct recording *r,
+			       const struct report_opts *o)
 {
-	bool done[RECORDING_STRESS_MAX] = { false };
-	char label[32], l2[32];
-	unsigned int i, j;
+	struct recording_stress_row rows[RECORDING_STRESS_MAX];
+	char line[512];
+	unsigned int i, n;
 
 	if (!r->nstress)
 		return;
-	fputs("<h2 id='stress'>usbtrail stress</h2>\n<p>In CrystalDiskMark's "
-	      "layout: MB/s = 10<sup>6</sup> bytes/s, one thread.</p>\n"
+	fputs("<h2 id='stress'>usbtrail stress</h2>\n", f);
+	for (i = 0; i < r->nruns; i++) {
+		report_stress_target(r, &r->runs[i], o->keep_serials, line,
+				     sizeof(line));
+		fprintf(f, "<p>Run %s on ", r->runs[i].run);
+		report_esc(f, line);
+		report_stress_verdict(&r->runs[i], line, sizeof(line));
+		if (line[0]) {
+			fputs("<br><b class='err'>Verdict: ", f);
+			report_esc(f, line);
+			fputs("</b>", f);
+		}
+		fputs("</p>\n", f);
+	}
+	fputs("<p>In CrystalDiskMark's "
+	      "layout: MB/s = 10<sup>6</sup> bytes/s, one thread; a test's "
+	      "best pass, as usbtrail stress printed it.</p>\n"
 	      "<table class='cdm'><tr><th></th><th>Read [MB/s]</th>"
 	      "<th>Write [MB/s]</th><th>errors</th></tr>\n", f);
-	for (i = 0; i < r->nstress; i++) {
-		char rd[24] = "-", wr[24] = "-";
-		unsigned int errors = 0;
+	n = recording_stress_rows(r, rows, RECORDING_STRESS_MAX);
+	for (i = 0; i < n; i++) {
+		char rd[24], wr[24];
 
-		if (done[i])
-			continue;
-		recording_stress_label(&r->stress[i], label, sizeof(label));
-		for (j = i; j < r->nstress; j++) {
-			const struct recording_stress *s = &r->stress[j];
-
-			recording_stress_label(s, l2, sizeof(l2));
-			if (done[j] || strcmp(l2, label) ||
-			    (s->write && strcmp(wr, "-")) ||
-			    (!s->write && strcmp(rd, "-")))
-				continue;
-			done[j] = true;
-			errors += s->errors;
-			if (s->ended && s->secs > 0)
-				snprintf(s->write ? wr : rd, sizeof(wr), "%.2f",
-					 (double)s->bytes / s->secs / 1e6);
-			else
-				snprintf(s->write ? wr : rd, sizeof(wr),
-					 "(cut)");
-		}
+		report_stress_rate(rd, sizeof(rd), rows[i].rd, rows[i].rd_cut);
+		report_stress_rate(wr, sizeof(wr), rows[i].wr, rows[i].wr_cut);
 		fprintf(f, "<tr><th>%s</th><td class='n'>%s</td><td class='n'>"
-			"%s</td><td class='n%s'>%u</td></tr>\n", label, rd, wr,
-			errors ? " err" : "", errors);
+			"%s</td><td class='n%s'>%u</td></tr>\n", rows[i].label,
+			rd, wr, rows[i].errors ? " err" : "", rows[i].errors);
 	}
 	fputs("</table>\n", f);
 }
@@ -481,7 +479,7 @@ int report_html_write(FILE *f, const struct recording *r,
 		fputs("<p>None.</p>\n", f);
 	}
 	report_html_eps(f, r);
-	report_html_stress(f, r);
+	report_html_stress(f, r, o);
 	report_html_advice(f, r, idx, n);
 	fputs("<h2>Recording</h2>\n", f);
 	for (i = 0; i < r->nevs; i++)

@@ -178,44 +178,35 @@ static void report_text_eps(FILE *f, const struct recording *r)
 	}
 }
 
-static void report_text_stress(FILE *f, const struct recording *r)
+static void report_text_stress(FILE *f, const struct recording *r,
+			       const struct report_opts *o)
 {
-	char label[32];
-	unsigned int i, j;
-	bool done[RECORDING_STRESS_MAX] = { false };
+	struct recording_stress_row rows[RECORDING_STRESS_MAX];
+	char line[512];
+	unsigned int i, n;
 
 	if (!r->nstress)
 		return;
 	fprintf(f, "\n== usbtrail stress (CrystalDiskMark layout, MB/s = "
-		"10^6 bytes/s)\n");
+		"10^6 bytes/s; a test's best pass)\n");
+	for (i = 0; i < r->nruns; i++) {
+		report_stress_target(r, &r->runs[i], o->keep_serials, line,
+				     sizeof(line));
+		fprintf(f, "run %s on %s\n", r->runs[i].run, line);
+		report_stress_verdict(&r->runs[i], line, sizeof(line));
+		if (line[0])
+			fprintf(f, "  verdict: %s\n", line);
+	}
 	fprintf(f, "%-16s %12s %12s  %s\n", "", "Read [MB/s]", "Write [MB/s]",
 		"errors");
-	/* one row per label, read and write side by side */
-	for (i = 0; i < r->nstress; i++) {
-		char rd[16] = "-", wr[16] = "-";
-		unsigned int errors = 0;
+	n = recording_stress_rows(r, rows, RECORDING_STRESS_MAX);
+	for (i = 0; i < n; i++) {
+		char rd[16], wr[16];
 
-		if (done[i])
-			continue;
-		recording_stress_label(&r->stress[i], label, sizeof(label));
-		for (j = i; j < r->nstress; j++) {
-			const struct recording_stress *s = &r->stress[j];
-			char l2[32];
-
-			recording_stress_label(s, l2, sizeof(l2));
-			if (strcmp(l2, label) || done[j])
-				continue;
-			if ((s->write && strcmp(wr, "-")) ||
-			    (!s->write && strcmp(rd, "-")))
-				continue;	/* a later cycle: own row */
-			done[j] = true;
-			errors += s->errors;
-			snprintf(s->write ? wr : rd, 16, s->ended &&
-				 s->secs > 0 ? "%.2f" : "(cut)",
-				 s->secs > 0 ? (double)s->bytes / s->secs /
-				 1e6 : 0.0);
-		}
-		fprintf(f, "%-16s %12s %12s  %u\n", label, rd, wr, errors);
+		report_stress_rate(rd, sizeof(rd), rows[i].rd, rows[i].rd_cut);
+		report_stress_rate(wr, sizeof(wr), rows[i].wr, rows[i].wr_cut);
+		fprintf(f, "%-16s %12s %12s  %u\n", rows[i].label, rd, wr,
+			rows[i].errors);
 	}
 }
 
@@ -290,7 +281,7 @@ int report_text_write(FILE *f, const struct recording *r,
 	for (i = 0; i < n; i++)
 		report_text_incident(f, r, &r->evs[idx[i]], i + 1);
 	report_text_eps(f, r);
-	report_text_stress(f, r);
+	report_text_stress(f, r, o);
 	report_text_advice(f, r, idx, n);
 	free(idx);
 	return ferror(f) ? -EIO : 0;

@@ -2,7 +2,7 @@
 /*
  * src_sysfs.c - the recorder's source for device identity: which disk sits
  * behind which USB device, port, driver and host controller, as sysfs says
- * (sysfs_usb.c), when recording starts and whenever a kernel uevent says
+ * (usbdisk.c), when recording starts and whenever a kernel uevent says
  * USB or block devices came or went.
  *
  * Each change is an EV_DEVICE event; devmap.c keeps the table.  The list
@@ -21,6 +21,7 @@
 
 #include "record.h"
 #include "sysfs_usb.h"
+#include "usbdisk.h"
 
 #define SRC_SYSFS_MAX	DEVMAP_MAX
 
@@ -35,63 +36,17 @@ struct src_sysfs {
 	bool first;
 };
 
-static void src_sysfs_text(const char *dir, const char *attr, char *buf,
-			   size_t len)
-{
-	char rel[256];
-
-	buf[0] = '\0';
-	snprintf(rel, sizeof(rel), "%s/%s", dir, attr);
-	if (sysfs_usb_read_text(rel, buf, len) < 0)
-		buf[0] = '\0';
-}
-
-static int src_sysfs_int(const char *dir, const char *attr)
-{
-	char buf[32];
-
-	src_sysfs_text(dir, attr, buf, sizeof(buf));
-	return buf[0] ? atoi(buf) : -1;
-}
-
 /* One USB storage interface with a disk: its identity now. */
 static int src_sysfs_read_one(const char *iface, struct src_sysfs_disk *d)
 {
-	struct sysfs_usb_iface it;
-	char dir[128], rel[128], buf[32];
-	unsigned int maj, min;
+	struct usbdisk u;
 	int ret;
 
-	ret = sysfs_usb_iface_read(iface, &it);
+	ret = usbdisk_read_iface(iface, &u);
 	if (ret)
 		return ret;
-	if (!it.block[0]) {
-		sysfs_usb_iface_free(&it);
-		return -ENODEV;
-	}
-	memset(d, 0, sizeof(*d));
-	snprintf(d->ident.disk, sizeof(d->ident.disk), "%s", it.block);
-	snprintf(d->ident.usb, sizeof(d->ident.usb), "%s", it.usb);
-	snprintf(dir, sizeof(dir), "/sys/bus/usb/devices/%s", it.usb);
-	d->ident.busnum = src_sysfs_int(dir, "busnum");
-	d->ident.devnum = src_sysfs_int(dir, "devnum");
-	snprintf(rel, sizeof(rel), "/sys/class/block/%s/device", it.block);
-	if (sysfs_usb_link_name(rel, d->ident.scsi, sizeof(d->ident.scsi)))
-		d->ident.scsi[0] = '\0';
-	d->dev.vid = it.dev.vid;
-	d->dev.pid = it.dev.pid;
-	d->dev.speed_mbps = it.dev.speed_mbps;
-	snprintf(d->dev.driver, sizeof(d->dev.driver), "%s", it.driver);
-	snprintf(d->dev.hcd, sizeof(d->dev.hcd), "%s", it.hcd.name);
-	snprintf(d->dev.hcd_driver, sizeof(d->dev.hcd_driver), "%s",
-		 it.hcd.driver);
-	snprintf(d->dev.product, sizeof(d->dev.product), "%s", it.dev.product);
-	src_sysfs_text(dir, "serial", d->dev.serial, sizeof(d->dev.serial));
-	snprintf(rel, sizeof(rel), "/sys/class/block/%s", it.block);
-	src_sysfs_text(rel, "dev", buf, sizeof(buf));
-	if (sscanf(buf, "%u:%u", &maj, &min) == 2)
-		d->dev.devt = (min & 0xff) | (maj << 8) | ((min & ~0xffu) << 12);
-	sysfs_usb_iface_free(&it);
+	d->ident = u.ident;
+	d->dev = u.dev;
 	return 0;
 }
 

@@ -486,6 +486,43 @@ void stress_flag_dips(const struct stress_interval *iv, size_t n,
 
 /* ----- in-band run detection ----- */
 
+/*
+ * The run most sectors of @buf at sector size @ss belong to, into @best;
+ * with @own, only sectors that name their own offset count.  Return: how
+ * many sectors it has.
+ */
+static unsigned int stress_find_run_ss(const unsigned char *p, size_t len,
+				       uint32_t ss, bool own,
+				       struct pattern_header *best)
+{
+	struct pattern_header h;
+	unsigned int best_n = 0;
+	size_t i, j;
+
+	for (i = 0; i < len; i += ss) {
+		unsigned int cnt = 0;
+
+		if (pattern_header_decode(p + i, ss, &h) ||
+		    (own && h.offset != i))
+			continue;
+		for (j = 0; j < len; j += ss) {
+			struct pattern_header o;
+
+			if (!pattern_header_decode(p + j, ss, &o) &&
+			    (!own || o.offset == j) && o.run_id == h.run_id &&
+			    o.generation == h.generation)
+				cnt++;
+		}
+		if (cnt > best_n || (cnt == best_n && best_n &&
+				     h.run_id == best->run_id &&
+				     h.generation > best->generation)) {
+			*best = h;
+			best_n = cnt;
+		}
+	}
+	return best_n;
+}
+
 /**
  * stress_find_run() - the run and generation the first sectors hold
  * @buf: data read from offset 0
@@ -495,50 +532,32 @@ void stress_flag_dips(const struct stress_interval *iv, size_t n,
  * @out: the header of the run most sectors belong to (the newest
  *       generation on a tie), its offset set to 0
  *
- * Pure.  Return: 0, or -ENOENT when no sector at its own offset decodes.
+ * Sectors at their own offset first; when none is, sectors of a run at
+ * other offsets: the start of a device whose writes wrapped around holds
+ * what was written further on, and --verify-only is to say so.  Pure.
+ *
+ * Return: 0, or -ENOENT when no sector decodes.
  */
 int stress_find_run(const void *buf, size_t len, uint32_t lbs,
 		    struct pattern_header *out)
 {
-	const unsigned char *p = buf;
-	struct pattern_header h, best = { 0 };
-	unsigned int best_n = 0;
+	struct pattern_header best = { 0 };
+	unsigned int pass;
 	uint32_t ss;
 
-	for (ss = PATTERN_MIN_SECTOR; ss <= PATTERN_MAX_SECTOR; ss <<= 1) {
-		size_t i, j;
-
-		if (ss < lbs || ss > len)
-			continue;
-		for (i = 0; i < len; i += ss) {
-			unsigned int cnt = 0;
-
-			if (pattern_header_decode(p + i, ss, &h) ||
-			    h.offset != i)
+	for (pass = 0; pass < 2; pass++) {
+		for (ss = PATTERN_MIN_SECTOR; ss <= PATTERN_MAX_SECTOR;
+		     ss <<= 1) {
+			if (ss < lbs || ss > len)
 				continue;
-			for (j = 0; j < len; j += ss) {
-				struct pattern_header o;
-
-				if (!pattern_header_decode(p + j, ss, &o) &&
-				    o.offset == j && o.run_id == h.run_id &&
-				    o.generation == h.generation)
-					cnt++;
-			}
-			if (cnt > best_n || (cnt == best_n && best_n &&
-					     h.run_id == best.run_id &&
-					     h.generation > best.generation)) {
-				best = h;
-				best_n = cnt;
+			if (stress_find_run_ss(buf, len, ss, !pass, &best)) {
+				best.offset = 0;
+				*out = best;
+				return 0;
 			}
 		}
-		if (best_n)
-			break;
 	}
-	if (!best_n)
-		return -ENOENT;
-	best.offset = 0;
-	*out = best;
-	return 0;
+	return -ENOENT;
 }
 
 /* ----- the loop ----- */
@@ -1205,8 +1224,11 @@ static int stress_phase_run(struct stress_ctx *c,
 		snprintf(why + strlen(why), sizeof(why) - strlen(why),
 			 " interrupted=%s", sig);
 	}
+	/* mbps: the figure the tables print, exact, for the report's */
 	stress_marker(c, ph->name, "end", "bytes=%" PRIu64 " secs=%.3f "
-		      "errors=%u%s", l.done_bytes, now - start, l.errors, why);
+		      "errors=%u mbps=%.17g%s", l.done_bytes, now - start,
+		      l.errors, now > start ? (double)l.done_bytes /
+		      (now - start) / 1e6 : 0.0, why);
 out:
 	free(l.retry);
 	return err;
@@ -1781,7 +1803,7 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	};
 	size_t np;
 	int n, err;
-	char sig[24];
+	char sig[24], fake[64] = "";
 
 	memset(res, 0, sizeof(*res));
 	res->report = calloc(1, sizeof(*res->report));
@@ -1827,19 +1849,26 @@ int stress_run(struct blkdev_target *t, const struct blkdev_open_opts *bo,
 	stress_marker_open(&c);
 	c.t0 = stress_now();
 	stress_marker(&c, "run", "start", "size=%" PRIu64 " sector=%" PRIu32
-		      " target=%s", res->size, res->sector_size, t->path);
+		      "%s target=%s", res->size, res->sector_size,
+		      cfg->marker_target ? cfg->marker_target : "", t->path);
 	err = stress_run_plan(&c, plan, np);
 	if (err)
 		goto out;
 	verify_report_finish(res->report);
 	verify_report_finish(res->reopen_report);
+	res->fake_capacity = verify_wrap(res->report, res->size, &res->wrap);
 	res->secs = stress_now() - c.t0;
 	if (res->interrupted)
 		stress_signal_name(res->interrupted, sig, sizeof(sig));
+	if (res->fake_capacity)
+		snprintf(fake, sizeof(fake), " fake=1 usable=%" PRIu64
+			 " wrap=%" PRIu64, res->wrap.usable,
+			 res->wrap.modulus);
 	stress_marker(&c, "run", "end", "errors=%" PRIu64 " bad=%" PRIu64
-		      "%s%s", res->errors_total, verify_report_bad(res->report),
+		      "%s%s%s", res->errors_total,
+		      verify_report_bad(res->report),
 		      res->interrupted ? " interrupted=" : "",
-		      res->interrupted ? sig : "");
+		      res->interrupted ? sig : "", fake);
 	err = 0;
 out:
 	if (c.marker_fd >= 0)

@@ -152,6 +152,8 @@ struct stress_config {
 	bool verify_only;
 	double reopen_timeout;
 	const char *trace_marker;	/* path; NULL: the kernel's */
+	/* " disk=sdc usb=2-1" for the run's start marker, or NULL */
+	const char *marker_target;
 	/*
 	 * A signal's number, set by the caller's handler: stop issuing,
 	 * finish what is in flight, verify what was written.  NULL: none.
@@ -188,6 +190,8 @@ struct stress_result {
 	struct stress_error errors[STRESS_MAX_ERRORS];
 	struct verify_report *report;		/* every read-back */
 	struct verify_report *reopen_report;	/* after each reopen */
+	bool fake_capacity;	/* the read-back says writes wrap */
+	struct verify_wrap wrap;	/* then: its modulus, usable size */
 	unsigned int reopens;
 	uint64_t not_written;	/* bytes skipped: their writes failed */
 	bool stopped;		/* by an error or a failed reopen */

@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "stress_render.h"
+#include "stress_target.h"
 #include "util.h"
 
 #define STRESS_RENDER_MAX_RANGES	50	/* printed; --json has them all */
@@ -118,10 +119,12 @@ static void stress_render_range(FILE *f, const struct verify_range *r,
 				  uint32_t ss)
 {
 	uint64_t n = (r->end - r->start) / ss;
+	char lba[48];
 
+	stress_target_lba(lba, sizeof(lba), r->start, r->end);
 	fprintf(f, "  %" PRIu64 "-%" PRIu64 " (%" PRIu64 " bytes, %" PRIu64
-		" sector%s): %s", r->start, r->end - 1, r->end - r->start, n,
-		n == 1 ? "" : "s", verify_class_name(r->cls));
+		" sector%s; %s): %s", r->start, r->end - 1, r->end - r->start,
+		n, n == 1 ? "" : "s", lba, verify_class_name(r->cls));
 	switch (r->cls) {
 	case VERIFY_CHANGED:
 		fprintf(f, ", %" PRIu64 " bits differ", r->bits);
@@ -220,6 +223,8 @@ static void stress_render_head(const struct stress_render_run *run,
 	       t->is_blockdev ? "block device" : "file",
 	       res->direct ? ", O_DIRECT" : ", page cache", res->engine, size,
 	       res->sector_size);
+	if (run->where)
+		stress_target_text(stdout, run->where);
 	printf("run: %016" PRIx64 " generation %" PRIu32 "%s\n", res->run_id,
 	       res->generation, run->verify_only ? " (found in-band)" :
 	       res->continued ? " (continues the run found on the target)" :
@@ -369,9 +374,10 @@ static void stress_render_errors(const struct stress_result *res)
 		const struct stress_error *e = &res->errors[i];
 
 		printf("  %.3f s %s %s at offset %" PRIu64 " (%" PRIu32
-		       " bytes): %s (errno %d)\n", e->t, e->phase,
-		       e->write ? "write" : "read", e->offset, e->len,
-		       strerror(e->err), e->err);
+		       " bytes, sector %" PRIu64 "): %s (errno %d)\n", e->t,
+		       e->phase, e->write ? "write" : "read", e->offset,
+		       e->len, e->offset >> VERIFY_LBA_SHIFT, strerror(e->err),
+		       e->err);
 	}
 }
 
@@ -406,6 +412,7 @@ void stress_render_text(const struct stress_render_run *run,
 		printf("slow-down: a later cycle wrote below %.0f%% of the "
 		       "first\n", STRESS_SOAK_SLOW * 100);
 	stress_render_report("verify", res->report, res->sector_size);
+	stress_target_capacity_text(stdout, res);
 	if (res->not_written)
 		printf("not verified: %" PRIu64 " bytes whose writes failed\n",
 		       res->not_written);
@@ -435,6 +442,11 @@ static json_object *stress_render_json_range(const struct verify_range *r)
 
 	json_object_object_add(jr, "start", json_object_new_uint64(r->start));
 	json_object_object_add(jr, "end", json_object_new_uint64(r->end));
+	/* in 512-byte sectors, [lba_start, lba_end) as start and end */
+	json_object_object_add(jr, "lba_start", json_object_new_uint64(
+				r->start >> VERIFY_LBA_SHIFT));
+	json_object_object_add(jr, "lba_end", json_object_new_uint64(
+				r->end >> VERIFY_LBA_SHIFT));
 	json_object_object_add(jr, "class", json_object_new_string(
 				verify_class_name(r->cls)));
 	if (r->cls == VERIFY_CHANGED)
@@ -490,6 +502,9 @@ static void stress_render_json_head(json_object *o,
 	char hex[20];
 
 	json_object_object_add(o, "target", json_object_new_string(t->path));
+	if (run->where)
+		json_object_object_add(o, "device",
+				       stress_target_json(run->where));
 	json_object_object_add(o, "kind", json_object_new_string(
 				t->is_blockdev ? "block" : "file"));
 	json_object_object_add(o, "direct",
@@ -710,6 +725,8 @@ static json_object *stress_render_json_error(const struct stress_error *e)
 	json_object_object_add(v, "op", json_object_new_string(
 				e->write ? "write" : "read"));
 	json_object_object_add(v, "offset", json_object_new_uint64(e->offset));
+	json_object_object_add(v, "sector", json_object_new_uint64(
+				e->offset >> VERIFY_LBA_SHIFT));
 	json_object_object_add(v, "len", json_object_new_int64(e->len));
 	json_object_object_add(v, "errno", json_object_new_int64(e->err));
 	json_object_object_add(v, "error",
@@ -749,6 +766,8 @@ void stress_render_json(const struct stress_render_run *run,
 
 	json_object_object_add(o, "verify",
 			       stress_render_json_report(res->report));
+	json_object_object_add(o, "capacity",
+			       stress_target_capacity_json(res));
 	json_object_object_add(o, "not_written_bytes",
 			       json_object_new_uint64(res->not_written));
 	v = json_object_new_object();

@@ -12,6 +12,7 @@
 
 #include "blkdev.h"
 #include "stress.h"
+#include "usbdisk.h"
 
 /*
  * The ctx of stress_render_progress(), _message() and _interval(): zero,
@@ -33,6 +34,7 @@ struct stress_render_run {
 	bool soak;		/* add the soak's summary */
 	unsigned int passes;	/* cdm: of each test */
 	bool verify_only;
+	const struct usbdisk_where *where;	/* the target's disk, or NULL */
 };
 
 /* What the run came to; the command's exit status follows from it. */

@@ -52,9 +52,9 @@ grep -q '^read 8MiB ' "$out/last.out" || fail "sweep did not reach 8 MiB"
 USBTRAIL_TRACE_MARKER=$work/marker stress "$f" --size 4M
 check "marker run exit" "$rc" 0
 cp "$work/marker" "$out/marker.txt"
-for re in '^usbtrail-stress: phase=run event=start run=[0-9a-f]{16} gen=[0-9]+ size=4194304 sector=512 target=' \
+for re in '^usbtrail-stress: phase=run event=start run=[0-9a-f]{16} gen=[0-9]+ size=4194304 sector=512 disk=[^ ]+ usb=- target=' \
 	  '^usbtrail-stress: phase=write event=start run=[0-9a-f]{16} gen=[0-9]+ block=1048576 qd=4 size=4194304 op=write$' \
-	  '^usbtrail-stress: phase=write event=end .* bytes=4194304 secs=[0-9.]+ errors=0$' \
+	  '^usbtrail-stress: phase=write event=end .* bytes=4194304 secs=[0-9.]+ errors=0 mbps=[0-9.e+]+$' \
 	  '^usbtrail-stress: phase=read event=end ' \
 	  '^usbtrail-stress: phase=run event=end .* errors=0 bad=0$'; do
 	grep -Eq "$re" "$work/marker" || fail "no marker matching '$re'"

@@ -27,7 +27,7 @@ check "counts" "$(json '",".join("%s=%d" % (k, v) for k, v in sorted(j["verify"]
 # The text report says the same.
 stress "$f" --verify-only
 check "text exit status" "$rc" 1
-grep -q '^  999936-1000447 (512 bytes, 1 sector): changed, 1 bits differ$' \
+grep -q '^  999936-1000447 (512 bytes, 1 sector; LBA 1953): changed, 1 bits differ$' \
 	"$out/last.out" || fail "text report lacks the changed range"
 grep -q '^result: FAIL$' "$out/last.out" || fail "text report says no FAIL"
 echo "ok: text report"

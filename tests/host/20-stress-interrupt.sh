@@ -9,26 +9,11 @@
 
 command -v setsid >/dev/null || skip "no setsid"
 
-# start ARGS...: usbtrail ARGS... in the background, in a process group of
-# its own, SIGINT and SIGTERM at their defaults (sh has a background job
-# ignore SIGINT), killed after 120 s whatever happens; $pid
+# start ARGS...: usbtrail ARGS... in the background (start_bg), killed
+# after 120 s whatever happens; $pid
 start() {
 	echo "+ usbtrail $* &"
-	: >"$out/last.err"	# before the job starts: await reads it
-	setsid env --default-signal=INT,TERM "$bin" "$@" \
-		>"$out/last.out" 2>"$out/last.err" &
-	pid=$!
-	(
-		i=0
-		while kill -0 "$pid" 2>/dev/null; do
-			i=$((i + 1))
-			if [ "$i" -gt 1200 ]; then
-				kill -KILL "-$pid"
-				break
-			fi
-			sleep 0.1
-		done
-	) 2>/dev/null &
+	start_bg 120 "$bin" "$@"
 }
 
 # await RE: until a line of its stderr matches RE (at most 60 s)
@@ -81,9 +66,9 @@ check "verified what was written" "$verified" "$written"
 check "bad sectors" "$(json 'j["verify"]["bad_sectors"]')" 0
 echo "ok: $written bytes written, $verified verified"
 cp "$work/marker" "$out/marker.txt"
-for re in '^usbtrail-stress: phase=write event=end .* errors=0 stopped=1 interrupted=SIGINT$' \
+for re in '^usbtrail-stress: phase=write event=end .* errors=0 mbps=[0-9.e+]+ stopped=1 interrupted=SIGINT$' \
 	  "^usbtrail-stress: phase=verify event=start .* size=$written op=read\$" \
-	  "^usbtrail-stress: phase=verify event=end .* bytes=$written secs=[0-9.]+ errors=0\$" \
+	  "^usbtrail-stress: phase=verify event=end .* bytes=$written secs=[0-9.]+ errors=0 mbps=[0-9.e+]+\$" \
 	  '^usbtrail-stress: phase=run event=end .* bad=0 interrupted=SIGINT$'; do
 	grep -Eq "$re" "$work/marker" || fail "no marker matching '$re'"
 done

@@ -45,11 +45,14 @@ check "--passes without cdm" "$rc" 2
 stress "$f" --size 16M --profile cdm --passes 10
 check "--passes 10" "$rc" 2
 
-# the markers, through usbtrail record, into the report's rows
+# the markers, through usbtrail record, into the report's rows: the
+# figures stress's own table printed, each test's best pass, the warm-up
+# never (report.txt; report --compare's cells where the recording has a
+# USB disk for its row: tests/testbed/52-report-compare.sh)
 [ "$(id -u)" = 0 ] || skip "usbtrail record here needs root"
 rec=$work/rec
 "$bin" record -o "$rec" -- "$bin" stress "$f" --size 16M --profile cdm \
-	--duration 1 --passes 1 >"$out/record.out" 2>"$out/record.err"
+	--duration 1 --passes 2 --json >"$out/record.out" 2>"$out/record.err"
 rc=$?
 [ -f "$rec/events.jsonl" ] || skip "usbtrail record does not run here"
 check "record's exit status" "$rc" 0
@@ -58,7 +61,33 @@ grep -q '"usbtrail-stress: phase=RND4K-Q32T1-Read event=start .* op=read random=
 "$bin" report "$rec" -o "$work/r.html" >"$out/report.out" 2>&1 ||
 	fail "usbtrail report failed: $(cat "$out/report.out")"
 cp "$work/r.txt" "$out/report.txt"
-grep -Eq '^RND4K Q32T1 +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +0$' "$work/r.txt" ||
-	fail "no RND4K Q32T1 row in the report"
 grep -q '^SEQ4K ' "$work/r.txt" && fail "a random test taken for sequential"
+"$bin" report --compare "$rec" --format csv >"$out/compare.csv" \
+	2>"$out/compare.err" ||
+	fail "report --compare failed: $(cat "$out/compare.err")"
+python3 - "$out/record.out" "$work/r.txt" "$out/compare.csv" <<'PY' ||
+import csv, json, re, sys
+j = json.load(open(sys.argv[1]))
+txt = open(sys.argv[2]).read()
+row = next(csv.DictReader(open(sys.argv[3])), None)
+cols = {"SEQ1M Q8T1": "seq", "RND4K Q1T1": "rnd4k_q1",
+        "RND4K Q32T1": "rnd4k_q32"}
+bad = []
+for t in j["cdm"]["tests"]:
+    want = ["%.1f" % t[d]["mbps"] for d in ("read", "write")]
+    m = re.search(r"^%s +([0-9.]+) +([0-9.]+) +0$" % t["test"], txt, re.M)
+    got = list(m.groups()) if m else None
+    if got != want:
+        bad.append("report %s: %r, stress printed %r" % (t["test"], got, want))
+    c = cols.get(t["test"])
+    if c and row:
+        cell = [row["%s_read_mbs" % c], row["%s_write_mbs" % c]]
+        if cell != want:
+            bad.append("compare %s: %r, stress printed %r" % (t["test"], cell, want))
+    print("ok: %s: stress %s, report %s" % (t["test"], want, got))
+for m in bad:
+    print("FAIL: " + m)
+sys.exit(1 if bad else 0)
+PY
+	fail "the report's figures are not stress's"
 echo "ok: the report's rows: $(grep -c '^[SR][EN][QD]' "$work/r.txt")"

@@ -69,3 +69,25 @@ fill() {
 d = open(sys.argv[1], "r+b"); d.seek(int(sys.argv[2]))
 d.write(bytes([int(sys.argv[4])]) * int(sys.argv[3]))' "$@"
 }
+
+# start_bg SECS CMD ARGS...: CMD in the background in a process group of
+# its own, SIGINT and SIGTERM at their defaults (sh has a background job
+# ignore SIGINT), stdout and stderr to $out/last.out and last.err; the
+# group killed after SECS whatever happens; its pid in $pid
+start_bg() {
+	limit=$(($1 * 10))
+	shift
+	: >"$out/last.out"
+	: >"$out/last.err"	# before the job starts: readers wait on it
+	setsid env --default-signal=INT,TERM "$@" \
+		>"$out/last.out" 2>"$out/last.err" &
+	pid=$!
+	(
+		i=0
+		while kill -0 "$pid" 2>/dev/null; do
+			i=$((i + 1))
+			[ "$i" -le "$limit" ] || { kill -KILL "-$pid"; break; }
+			sleep 0.1
+		done
+	) 2>/dev/null &
+}

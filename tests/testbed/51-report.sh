@@ -28,6 +28,8 @@ expect "$txt" 'reset speed=SuperSpeed( devnum=[0-9]+)? on sda'
 expect "$txt" 'evidence [0-9]+ .*trace .*scsi-done .*sense=02/3a/00'
 expect "$txt" 'For this recording: usb-storage.quirks=46f4:0003:u \(sda\)'
 expect "$txt" '^SEQ1M Q4T1 +[0-9.]+ +[0-9.]+ +1$'
+# the run's target as the device events have it, its serial hashed
+expect "$txt" '^run [0-9a-f]{16} on /dev/disk/testbed/uas: sda, usb 2-1 46f4:0003 ".*", 5000 Mbit/s, driver uas, serial sha256:[0-9a-f]+$'
 expect "$txt" 'Stopped +[0-9]+$'
 
 # analyze DIR reads the recording as report does: the same incidents

@@ -107,6 +107,36 @@ sys.exit(1 if bad else 0)
 EOF
 echo "ok: the bundle of rec-uhci gives the row of its directory"
 
+# every CrystalDiskMark figure of the table is the one stress printed: the
+# best pass, one decimal, never the warm-up
+python3 - "$out/compare.csv" "$out" <<'EOF' || fail "the table's figures are not stress's"
+import csv
+import json
+import sys
+
+cols = {"SEQ1M Q8T1": "seq", "RND4K Q1T1": "rnd4k_q1",
+        "RND4K Q32T1": "rnd4k_q32"}
+bad = []
+with open(sys.argv[1], newline="") as f:
+    for r in csv.DictReader(f):
+        name = r["recording"].rsplit("/", 1)[-1][4:]
+        j = json.load(open("%s/stress-%s.json" % (sys.argv[2], name)))
+        for t in j["cdm"]["tests"]:
+            c = cols.get(t["test"])
+            if not c:
+                continue
+            for d in ("read", "write"):
+                want = "%.1f" % t[d]["mbps"]
+                got = r["%s_%s_mbs" % (c, d)]
+                if got != want:
+                    bad.append("%s %s %s: %s, stress printed %s" %
+                               (name, t["test"], d, got, want))
+        print("ok: %s: the figures stress printed" % name)
+for m in bad:
+    print("FAIL: " + m)
+sys.exit(1 if bad else 0)
+EOF
+
 # Markdown: a GitHub table, header, separator and a line a row
 n=$(grep -c '^| ' "$out/compare.md")
 [ "$n" -eq 6 ] || fail "compare.md: $n table lines, not 6"

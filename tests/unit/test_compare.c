@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "recording.h"
+#include "report.h"
 #include "tar.h"
 #include "util.h"
 
@@ -53,8 +54,8 @@ static void check_fixture_row(const struct compare_row *row)
 	assert_true(c[COMPARE_COL_SEQ_READ].have);
 	assert_float_equal(c[COMPARE_COL_SEQ_READ].v,
 			   226492416 / 2.149 / 1e6, 1e-9);
-	assert_string_equal(c[COMPARE_COL_SEQ_READ].s, "105.39");
-	assert_string_equal(c[COMPARE_COL_SEQ_WRITE].s, "11.04");
+	assert_string_equal(c[COMPARE_COL_SEQ_READ].s, "105.4");
+	assert_string_equal(c[COMPARE_COL_SEQ_WRITE].s, "11.0");
 	/*
 	 * No random phases in a seq run, and the trace records are trimmed
 	 * (meta.json counts more than events.jsonl holds): no latency.
@@ -204,7 +205,7 @@ static void test_fixture_and_bundle(void **state)
 	assert_true(!strncmp(csv, csv_header, strlen(csv_header)));
 	line = strstr(csv, "\r\n") + 2;
 	csv_field(line, COMPARE_COL_SEQ_READ, field, sizeof(field));
-	assert_string_equal(field, "105.39");
+	assert_string_equal(field, "105.4");
 	/* empty, not 0 */
 	for (c = COMPARE_COL_Q1_READ; c <= COMPARE_COL_LAT_P99; c++) {
 		csv_field(line, c, field, sizeof(field));
@@ -419,14 +420,14 @@ static void test_synthetic(void **state)
 	assert_string_equal(c[COMPARE_COL_BRIDGE].s,
 			    "JMicron \"JMS578\", rev | b");
 	assert_string_equal(c[COMPARE_COL_HOST_CONTROLLER].s, "VIA VL805");
-	assert_string_equal(c[COMPARE_COL_SEQ_WRITE].s, "40.00");
-	assert_string_equal(c[COMPARE_COL_SEQ_READ].s, "40.00");
-	assert_string_equal(c[COMPARE_COL_Q1_WRITE].s, "1.50");
-	assert_string_equal(c[COMPARE_COL_Q1_READ].s, "2.50");
+	assert_string_equal(c[COMPARE_COL_SEQ_WRITE].s, "40.0");
+	assert_string_equal(c[COMPARE_COL_SEQ_READ].s, "40.0");
+	assert_string_equal(c[COMPARE_COL_Q1_WRITE].s, "1.5");
+	assert_string_equal(c[COMPARE_COL_Q1_READ].s, "2.5");
 	/* two QD32 read phases: their bytes over their seconds */
-	assert_string_equal(c[COMPARE_COL_Q32_READ].s, "8.00");
+	assert_string_equal(c[COMPARE_COL_Q32_READ].s, "8.0");
 	/* its markers came late: the run's span says whose it was */
-	assert_string_equal(c[COMPARE_COL_Q32_WRITE].s, "3.00");
+	assert_string_equal(c[COMPARE_COL_Q32_WRITE].s, "3.0");
 	assert_string_equal(c[COMPARE_COL_LAT_P99].s, "99.000");
 	assert_string_equal(c[COMPARE_COL_DIPS].s, "1");
 	/* the reset names the port only */
@@ -441,7 +442,7 @@ static void test_synthetic(void **state)
 	csv_field(line, COMPARE_COL_BRIDGE, field, sizeof(field));
 	assert_string_equal(field, "JMicron \"JMS578\", rev | b");
 	csv_field(line, COMPARE_COL_Q32_WRITE, field, sizeof(field));
-	assert_string_equal(field, "3.00");
+	assert_string_equal(field, "3.0");
 	csv_field(line, COMPARE_COL_HOST_CONTROLLER, field, sizeof(field));
 	assert_string_equal(field, "VIA VL805");
 	free(csv);
@@ -469,6 +470,127 @@ static void test_synthetic(void **state)
 	assert_false(t.rows[0].cell[COMPARE_COL_LAT_P99].have);
 	compare_free(&t);
 	recording_free(&r);
+}
+
+/*
+ * One pass of a --profile cdm test: its markers as usbtrail stress 0.3
+ * writes them (pass=, and mbps= the figure its table printed).
+ */
+static void put_pass(struct util_str *s, double t, const char *name,
+		     bool write, unsigned int block, unsigned int qd,
+		     int pass, uint64_t bytes, double mbps)
+{
+	char p[32] = "";
+
+	if (pass >= 0)
+		snprintf(p, sizeof(p), "%s pass=%d",
+			 strncmp(name, "RND", 3) ? "" : " random=1", pass);
+	put(s, "{\"id\":2,\"t\":%.6f,\"type\":\"marker\",\"source\":\"command\","
+	    "\"bus\":null,\"devnum\":null,\"kind\":\"stress\",\"text\":"
+	    "\"usbtrail-stress: phase=%s event=start run=1 gen=1 block=%u "
+	    "qd=%u size=1048576 op=%s%s\"}\n", t, name, block, qd,
+	    write ? "write" : "read", p);
+	put(s, "{\"id\":3,\"t\":%.6f,\"type\":\"sample\",\"source\":"
+	    "\"recorder\",\"disk\":\"sdb\",\"usb\":\"2-1\",\"bus\":2,"
+	    "\"devnum\":2,\"interval_ms\":100,\"read_bytes\":%" PRIu64
+	    ",\"write_bytes\":0,\"completions\":1,\"inflight\":1,"
+	    "\"mbps\":1,\"median_mbps\":0,\"dip\":false}\n", t + 0.1, bytes);
+	put(s, "{\"id\":4,\"t\":%.6f,\"type\":\"marker\",\"source\":\"command\","
+	    "\"bus\":null,\"devnum\":null,\"kind\":\"stress\",\"text\":"
+	    "\"usbtrail-stress: phase=%s event=end run=1 gen=1 bytes=%" PRIu64
+	    " secs=1.000 errors=0 mbps=%.17g\"}\n", t + 1, name, bytes, mbps);
+}
+
+/*
+ * --profile cdm: the report's rows and compare's cells are the best
+ * scored pass of each test, as stress printed it, never the warm-up
+ * (pass 0, here the fastest) nor a mean of the passes; prepare is a row
+ * of its own.
+ */
+static void test_cdm_best(void **state)
+{
+	struct compare_source src = { .name = "h", .href = "x.html" };
+	struct recording_stress_row rows[8];
+	struct util_str s = { 0 };
+	char line[256];
+	struct compare_table t;
+	struct recording r;
+	const struct compare_cell *c;
+	unsigned int n;
+
+	(void)state;
+	recording_init(&r);
+	put_device(&s, "sdb", "2-1", "152d:0578");
+	put(&s, "{\"id\":2,\"t\":0.5,\"type\":\"marker\",\"source\":"
+	    "\"command\",\"bus\":null,\"devnum\":null,\"kind\":\"stress\","
+	    "\"text\":\"usbtrail-stress: phase=run event=start run=1 gen=1 "
+	    "size=1048576 sector=512 disk=sdb usb=2-1 target=/dev/my disk\"}\n");
+	put(&s, "{\"id\":2,\"t\":1.5,\"type\":\"marker\",\"source\":"
+	    "\"command\",\"bus\":null,\"devnum\":null,\"kind\":\"stress\","
+	    "\"text\":\"usbtrail-stress: phase=run event=start run=2 gen=1 "
+	    "size=1048576 sector=512 disk=dm-0 usb=- target=/dev/dm-0\"}\n");
+	put(&s, "{\"id\":2,\"t\":1.6,\"type\":\"marker\",\"source\":"
+	    "\"command\",\"bus\":null,\"devnum\":null,\"kind\":\"stress\","
+	    "\"text\":\"usbtrail-stress: phase=run event=end run=2 gen=1 "
+	    "errors=0 bad=2048 fake=1 usable=524288 wrap=524288\"}\n");
+	put_pass(&s, 1, "prepare", true, 1 << 20, 4, -1, 8000000, 8.0);
+	put_pass(&s, 3, "SEQ1M-Q8T1-Read", false, 1 << 20, 8, 0, 90000000,
+		 90.04);
+	put_pass(&s, 5, "SEQ1M-Q8T1-Read", false, 1 << 20, 8, 1, 50000000,
+		 50.04);
+	put_pass(&s, 7, "SEQ1M-Q8T1-Read", false, 1 << 20, 8, 2, 60000000,
+		 60.06);
+	put_pass(&s, 9, "RND4K-Q32T1-Read", false, 4096, 32, 0, 9000000, 9.0);
+	put_pass(&s, 11, "RND4K-Q32T1-Read", false, 4096, 32, 1, 7000000,
+		 7.25);
+	put_pass(&s, 13, "SEQ1M-Q8T1-Write", true, 1 << 20, 8, 0, 99000000,
+		 99.0);
+	put_pass(&s, 15, "SEQ1M-Q8T1-Write", true, 1 << 20, 8, 1, 30000000,
+		 30.01);
+	assert_false(s.oom);
+	assert_int_equal(recording_parse_events(&r, s.s, s.len), 0);
+	assert_int_equal(recording_finish(&r), 0);
+	free(s.s);
+
+	/* the runs: the target's disk from the device events, the verdict */
+	assert_int_equal(r.nruns, 2);
+	report_stress_target(&r, &r.runs[0], true, line, sizeof(line));
+	assert_string_equal(line, "/dev/my disk: sdb, usb 2-1 152d:0578 "
+			    "\"x\", 5000 Mbit/s, driver usb-storage, serial "
+			    "none");
+	report_stress_verdict(&r.runs[0], line, sizeof(line));
+	assert_string_equal(line, "");
+	report_stress_target(&r, &r.runs[1], true, line, sizeof(line));
+	assert_string_equal(line, "/dev/dm-0: dm-0, not a USB disk");
+	report_stress_verdict(&r.runs[1], line, sizeof(line));
+	assert_string_equal(line, "fake capacity: usable size 512KiB (524288 "
+			    "bytes), writes wrap every 512KiB (524288 bytes)");
+
+	n = recording_stress_rows(&r, rows, 8);
+	/* prepare (SEQ1M Q4T1), SEQ1M Q8T1, RND4K Q32T1 */
+	assert_int_equal(n, 3);
+	assert_string_equal(rows[1].label, "SEQ1M Q8T1");
+	assert_non_null(rows[1].rd);
+	assert_int_equal(rows[1].rd->pass, 2);
+	assert_float_equal(rows[1].rd->mbps, 60.06, 1e-12);
+	assert_int_equal(rows[1].wr->pass, 1);
+	assert_string_equal(rows[2].label, "RND4K Q32T1");
+	assert_float_equal(rows[2].rd->mbps, 7.25, 1e-12);
+	/* a test with its warm-up only has no figure; prepare its own */
+	assert_null(rows[2].wr);
+	assert_string_equal(rows[0].label, "SEQ1M Q4T1");
+	assert_float_equal(rows[0].wr->mbps, 8.0, 1e-12);
+	assert_null(rows[0].rd);
+
+	compare_init(&t);
+	assert_int_equal(compare_add(&t, &r, &src), 1);
+	recording_free(&r);
+	c = t.rows[0].cell;
+	assert_string_equal(c[COMPARE_COL_SEQ_READ].s, "60.1");
+	assert_string_equal(c[COMPARE_COL_SEQ_WRITE].s, "30.0");
+	assert_string_equal(c[COMPARE_COL_Q32_READ].s, "7.2");
+	assert_false(c[COMPARE_COL_Q32_WRITE].have);
+	compare_free(&t);
 }
 
 static void test_order(void **state)
@@ -594,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_row),
 		cmocka_unit_test(test_fixture_and_bundle),
 		cmocka_unit_test(test_synthetic),
+		cmocka_unit_test(test_cdm_best),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_tar_read),

@@ -291,6 +291,17 @@ static void test_stress_find_run(void **state)
 	assert_int_equal(stress_find_run(buf, 65536, 512, &h), 0);
 	assert_int_equal(h.sector_size, 4096);
 	assert_true(h.run_id == 12);
+
+	/*
+	 * The start overwritten by what was written further on (a wrap
+	 * around): the run is found all the same.
+	 */
+	assert_int_equal(pattern_run_init(a, 13, 4, 512, 1 << 20, 5), 0);
+	pattern_fill(a, buf, 65536, 1 << 19);
+	assert_int_equal(stress_find_run(buf, 65536, 512, &h), 0);
+	assert_true(h.run_id == 13);
+	assert_int_equal(h.generation, 4);
+	assert_true(h.offset == 0);
 	free(a);
 	free(b);
 	free(buf);

@@ -312,6 +312,100 @@ static void test_verify_buffer_ranges(void **state)
 	free(rep);
 }
 
+/*
+ * A device of @real sectors that claims @claimed and keeps sector X at
+ * X mod @real: write every sector of [0, @claimed) in the order @order
+ * gives (NULL: sequential), then read them all back in order into @rep.
+ */
+#define WRAP_MAX	256u
+
+static void wrap_device(struct fixture *f, struct verify_report *rep,
+			unsigned int claimed, unsigned int real,
+			const unsigned int *order)
+{
+	static _Alignas(32) unsigned char phys[WRAP_MAX * 512];
+	unsigned int i, x;
+
+	assert_true(claimed <= WRAP_MAX && real <= claimed);
+	memset(phys, 0, sizeof(phys));
+	for (i = 0; i < claimed; i++) {
+		x = order ? order[i] : i;
+		pattern_fill(&f->run, phys + (x % real) * 512, 512,
+			     (uint64_t)x * 512);
+	}
+	verify_report_init(rep);
+	for (x = 0; x < claimed; x++)
+		verify_buffer(&f->run, &f->scratch, phys + (x % real) * 512,
+			      512, (uint64_t)x * 512, rep);
+	verify_report_finish(rep);
+}
+
+static void test_verify_wrap(void **state)
+{
+	struct fixture *f = *state;
+	struct verify_report *rep = malloc(sizeof(*rep));
+	unsigned int order[WRAP_MAX], i, j, t;
+	struct verify_wrap w = { 0 };
+	uint64_t rng = 1;
+
+	assert_non_null(rep);
+	/* the second half over the first: [0, half) reads [half, all) */
+	wrap_device(f, rep, 128, 64, NULL);
+	assert_true(rep->sectors[VERIFY_OVERWRITTEN] == 64);
+	assert_true(rep->sectors[VERIFY_OK] == 64);
+	assert_true(rep->ranges[0].first.found_offset == 64 * 512);
+	assert_true(verify_wrap(rep, 128 * 512, &w));
+	assert_true(w.modulus == 64 * 512);
+	assert_true(w.usable == 64 * 512);
+
+	/* 2.5 times its size: X + 2k and X + k read at X, modulus k */
+	wrap_device(f, rep, 120, 48, NULL);
+	assert_true(rep->sectors[VERIFY_OVERWRITTEN] == 120 - 48);
+	assert_true(verify_wrap(rep, 120 * 512, &w));
+	assert_true(w.modulus == 48 * 512);
+
+	/* a little more than its size: only [0, 8) is wrong */
+	wrap_device(f, rep, 104, 96, NULL);
+	assert_true(verify_wrap(rep, 104 * 512, &w));
+	assert_true(w.usable == 96 * 512);
+
+	/* written in random order: X - k and X + k, still modulus k */
+	for (i = 0; i < 128; i++)
+		order[i] = i;
+	for (i = 127; i > 0; i--) {
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		j = (unsigned int)((rng >> 33) % (i + 1));
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	wrap_device(f, rep, 128, 32, order);
+	assert_true(rep->sectors[VERIFY_OVERWRITTEN] == 128 - 32);
+	assert_true(verify_wrap(rep, 128 * 512, &w));
+	assert_true(w.modulus == 32 * 512);
+
+	/* a device that holds what it claims */
+	wrap_device(f, rep, 128, 128, NULL);
+	assert_true(verify_report_bad(rep) == 0);
+	assert_false(verify_wrap(rep, 128 * 512, &w));
+
+	/* one misdirected write is not a wrap-around */
+	wrap_device(f, rep, 128, 128, NULL);
+	pattern_fill(&f->run, f->sect, 512, 100 * 512);
+	verify_buffer(&f->run, &f->scratch, f->sect, 512, 3 * 512, rep);
+	assert_true(rep->sectors[VERIFY_OVERWRITTEN] == 1);
+	assert_false(verify_wrap(rep, 128 * 512, &w));
+
+	/* nor a few overwritten among much garbage */
+	wrap_device(f, rep, 128, 64, NULL);
+	memset(f->buf, 0x5a, 512);
+	for (i = 0; i < 80; i++)
+		verify_buffer(&f->run, &f->scratch, f->buf, 512,
+			      (uint64_t)(64 + (i % 64)) * 512, rep);
+	assert_false(verify_wrap(rep, 128 * 512, &w));
+	free(rep);
+}
+
 static void test_verify_ranges_overflow(void **state)
 {
 	struct verify_report *rep = malloc(sizeof(*rep));
@@ -371,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_verify_zeroed),
 		cmocka_unit_test(test_verify_garbage),
 		cmocka_unit_test(test_verify_buffer_ranges),
+		cmocka_unit_test(test_verify_wrap),
 		cmocka_unit_test(test_verify_ranges_overflow),
 		cmocka_unit_test(test_verify_report_finish),
 	};

@@ -144,6 +144,17 @@ void verify_sector_classify(const struct pattern_run *run,
 	out->cls = VERIFY_GARBAGE;
 }
 
+static uint64_t verify_gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 void verify_report_init(struct verify_report *rep)
 {
 	memset(rep, 0, offsetof(struct verify_report, ranges));
@@ -169,6 +180,12 @@ void verify_report_add(struct verify_report *rep, uint64_t offset,
 	if (vs->cls == VERIFY_OK)
 		return;
 	rep->bits_changed += vs->bits;
+	if (vs->cls == VERIFY_OVERWRITTEN) {
+		rep->overwritten_bytes += len;
+		rep->overwritten_gcd = verify_gcd(rep->overwritten_gcd,
+			vs->found_offset > offset ? vs->found_offset - offset :
+			offset - vs->found_offset);
+	}
 
 	if (rep->nranges) {
 		r = &rep->ranges[rep->nranges - 1];
@@ -271,4 +288,45 @@ void verify_report_finish(struct verify_report *rep)
 		}
 	}
 	rep->nranges = o + 1;
+}
+
+/**
+ * verify_wrap() - whether the bad sectors say the writes wrapped around
+ * @rep:  the read-back's report
+ * @size: the bytes the run wrote from offset 0
+ * @out:  the modulus and the usable size, on true
+ *
+ * A device that claims @size but holds only k bytes and keeps offset X at
+ * X mod k gives back, at X, what was written last to an offset of the
+ * same place: a sector of this run of offset X +- n * k, "overwritten".
+ * After a sequential write of [0, @size) the last @size - k bytes written
+ * were each the last at their place, the first @size - k bytes read wrong
+ * (all of [0, k) when @size is 2k: the second half over the first).
+ *
+ * So: the offsets every overwritten sector holds differ from its own by
+ * multiples of one modulus k below @size (their greatest common divisor);
+ * the overwritten bytes are at least half of what a wrap at k leaves
+ * wrong in a whole read, min(k, @size - k), so that one misdirected
+ * write is no wrap; and they are most of the bad sectors, so that a
+ * device that returns garbage is not called a wrap for a few of them.
+ * The usable size is k: from 0 to k each offset has a place of its own.
+ * Pure.
+ *
+ * Return: true with @out set when it is a wrap-around.
+ */
+bool verify_wrap(const struct verify_report *rep, uint64_t size,
+		 struct verify_wrap *out)
+{
+	uint64_t k = rep->overwritten_gcd, wrong;
+
+	if (!rep->overwritten_bytes || k < PATTERN_MIN_SECTOR || k >= size)
+		return false;
+	wrong = k < size - k ? k : size - k;
+	if (rep->overwritten_bytes < wrong / 2)
+		return false;
+	if (rep->sectors[VERIFY_OVERWRITTEN] * 2 < verify_report_bad(rep))
+		return false;
+	out->modulus = k;
+	out->usable = k;
+	return true;
 }

@@ -51,6 +51,13 @@ struct verify_report {
 	uint64_t sectors[VERIFY_NR_CLASSES];
 	uint64_t bytes_checked;
 	uint64_t bits_changed;
+	/*
+	 * Overwritten sectors: their bytes, and the greatest common divisor
+	 * of |found offset - offset| over them, what a wrap-around's
+	 * modulus would be (verify_wrap())
+	 */
+	uint64_t overwritten_bytes;
+	uint64_t overwritten_gcd;
 	size_t nranges;
 	uint64_t ranges_dropped;
 	struct verify_range ranges[VERIFY_MAX_RANGES];
@@ -58,6 +65,19 @@ struct verify_report {
 
 /* Fraction of a sector's bits that may differ for it to count as CHANGED. */
 #define VERIFY_CHANGED_DIVISOR	16u
+
+/*
+ * A fake-capacity device as f3probe calls it "wraparound": writes beyond
+ * its real size land on its start again, so what is read at X is what
+ * was written to X +- k * modulus.
+ */
+struct verify_wrap {
+	uint64_t modulus;	/* bytes: offsets that share a place */
+	uint64_t usable;	/* bytes from 0 that are each their own */
+};
+
+/* Sectors of 512 bytes, the unit of the kernel's "sector N" and LBA. */
+#define VERIFY_LBA_SHIFT	9u
 
 const char *verify_class_name(enum verify_class cls);
 void verify_sector_classify(const struct pattern_run *run,
@@ -71,5 +91,7 @@ uint64_t verify_buffer(const struct pattern_run *run,
 		       size_t len, uint64_t offset, struct verify_report *rep);
 uint64_t verify_report_bad(const struct verify_report *rep);
 void verify_report_finish(struct verify_report *rep);
+bool verify_wrap(const struct verify_report *rep, uint64_t size,
+		 struct verify_wrap *out);
 
 #endif /* USBTRAIL_VERIFY_H */

@@ -42,11 +42,13 @@ GUEST_MODULES = [
     "vfat", "nls_cp437", "nls_ascii",   # FAT: stress DIR on a stick's
                                         # usual filesystem
     "evdev", "uinput",          # /dev/input/event*, test keyboards
+    "dm-mod",                   # device-mapper: a disk that wraps around
 ]
 
 # Host programs packed into the guest when the host has them (benchmarks
-# compare usbtrail with them): tools/deps.sh installs them.
-HOST_PROGRAMS = ["trace-cmd"]
+# compare usbtrail with them, tests build device-mapper targets with
+# dmsetup): tools/deps.sh installs them.
+HOST_PROGRAMS = ["trace-cmd", "dmsetup"]
 
 
 def die(msg, status=2):
