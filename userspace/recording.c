@@ -454,6 +454,14 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 		else if (s->secs > 0)
 			s->mbps = (double)s->bytes / s->secs / 1e6;
 		s->stopped = recording_kv(text, "stopped", v, sizeof(v)) != NULL;
+		s->lat_p50_us = recording_kv(text, "lat_p50_us", v, sizeof(v)) ?
+				strtod(v, NULL) : -1;
+		s->lat_p99_us = recording_kv(text, "lat_p99_us", v, sizeof(v)) ?
+				strtod(v, NULL) : -1;
+		s->lat_p999_us = recording_kv(text, "lat_p999_us", v,
+					      sizeof(v)) ? strtod(v, NULL) : -1;
+		s->lat_max_us = recording_kv(text, "lat_max_us", v, sizeof(v)) ?
+				strtod(v, NULL) : -1;
 	}
 }
 

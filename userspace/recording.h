@@ -77,6 +77,8 @@ struct recording_stress {
 	unsigned int errors;
 	bool ended, stopped;
 	uint64_t t_start_ns, t_end_ns;
+	/* completion latency, as stress's table: microseconds; -1 if none */
+	double lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us;
 };
 
 /* A run of "usbtrail stress" from its run start and end markers. */

@@ -268,6 +268,16 @@ void report_stress_rate(char *buf, size_t len,
 		snprintf(buf, len, "%s", cut ? "(cut)" : "-");
 }
 
+bool report_stress_latency(char *buf, size_t len,
+			   const struct recording_stress *s)
+{
+	if (!s || s->lat_p99_us < 0)
+		return false;
+	snprintf(buf, len, "p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f",
+		 s->lat_p50_us, s->lat_p99_us, s->lat_p999_us, s->lat_max_us);
+	return true;
+}
+
 /**
  * report_stress_target() - who a stress run's target was, in one line
  * @r:    the recording

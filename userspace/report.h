@@ -67,6 +67,13 @@ void report_stress_verdict(const struct recording_stress_run *u, char *buf,
  * One way of a row of the stress table: "123.4" (stress's own figure, as
  * it printed it), "(cut)" or "-".
  */
+/*
+ * The completion latency of a phase as stress's table has it, "p50 ...
+ * p99 ... p99.9 ... max ..." in microseconds; false (buf untouched) when
+ * its markers have none (an older stress, no I/O).
+ */
+bool report_stress_latency(char *buf, size_t len,
+			   const struct recording_stress *s);
 void report_stress_rate(char *buf, size_t len,
 			const struct recording_stress *s, bool cut);
 /* The colour of an incident's kind by its class (classify.h's table). */

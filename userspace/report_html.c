@@ -346,6 +346,7 @@ static void report_html_stress(FILE *f, const struct recording *r,
 			       const struct report_opts *o)
 {
 	struct recording_stress_row rows[RECORDING_STRESS_MAX];
+	unsigned int shown = 0;
 	char line[512];
 	unsigned int i, n;
 
@@ -381,6 +382,27 @@ static void report_html_stress(FILE *f, const struct recording *r,
 			rd, wr, rows[i].errors ? " err" : "", rows[i].errors);
 	}
 	fputs("</table>\n", f);
+	/* the same phases' completion latency, as fio's clat */
+	for (i = 0; i < n; i++) {
+		char lat[128];
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			const struct recording_stress *p = k ? rows[i].wr :
+							  rows[i].rd;
+
+			if (!report_stress_latency(lat, sizeof(lat), p))
+				continue;
+			if (!shown++)
+				fputs("<p>Completion latency [&micro;s], "
+				      "submission to completion:</p>\n"
+				      "<table class='cdm'>\n", f);
+			fprintf(f, "<tr><th>%s %s</th><td>%s</td></tr>\n",
+				rows[i].label, k ? "write" : "read", lat);
+		}
+	}
+	if (shown)
+		fputs("</table>\n", f);
 }
 
 static void report_html_advice(FILE *f, const struct recording *r,

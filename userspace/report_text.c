@@ -208,6 +208,17 @@ static void report_text_stress(FILE *f, const struct recording *r,
 		fprintf(f, "%-16s %12s %12s  %u\n", rows[i].label, rd, wr,
 			rows[i].errors);
 	}
+	/* the same phases' completion latency, as fio's clat */
+	for (i = 0; i < n; i++) {
+		char lat[128];
+
+		if (report_stress_latency(lat, sizeof(lat), rows[i].rd))
+			fprintf(f, "latency %s read [us]: %s\n", rows[i].label,
+				lat);
+		if (report_stress_latency(lat, sizeof(lat), rows[i].wr))
+			fprintf(f, "latency %s write [us]: %s\n",
+				rows[i].label, lat);
+	}
 }
 
 static void report_text_advice(FILE *f, const struct recording *r,

@@ -56,3 +56,36 @@ echo "4K QD1 read p50: usbtrail $ours us, fio $theirs us"
 awk -v a="$ours" -v b="$theirs" 'BEGIN { exit !(a > 0 && b > 0 && a < b * 10 && b < a * 10) }' ||
 	fail "usbtrail's p50 $ours us against fio's $theirs us"
 echo "ok: within a factor of 10 of fio's"
+
+# under usbtrail record, the report shows the same latencies stress printed
+[ "$(id -u)" = 0 ] || skip "usbtrail record here needs root"
+rec=$work/lat-rec
+"$bin" record -q -o "$rec" -- "$bin" stress "$f" --size 16M --json \
+	>"$out/rec.json" 2>"$out/rec.err"
+[ -f "$rec/events.jsonl" ] || skip "usbtrail record does not run here"
+"$bin" report "$rec" -o "$work/lat.html" >/dev/null 2>"$out/lat-report.err" ||
+	fail "report: $(cat "$out/lat-report.err")"
+cp "$work/lat.txt" "$out/lat-report.txt"
+python3 - "$out/rec.json" "$work/lat.txt" "$work/lat.html" <<'PY' ||
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+txt = open(sys.argv[2]).read()
+html = open(sys.argv[3]).read()
+bad = []
+for p in j["phases"]:
+    d = "write" if p["name"] == "write" else "read"
+    want = "p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f" % (
+        p["lat_p50_us"], p["lat_p99_us"], p["lat_p999_us"], p["lat_max_us"])
+    m = re.search(r"^latency \S+ \S+ %s \[us\]: (.*)$" % d, txt, re.M)
+    got = m.group(1) if m else None
+    if got != want:
+        bad.append("report.txt %s: %r, stress printed %r" % (d, got, want))
+    elif want not in html:
+        bad.append("report.html has no %r" % want)
+    else:
+        print("ok: %s latency in the report: %s" % (d, got))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PY
+	fail "the report's latencies are not stress's"
