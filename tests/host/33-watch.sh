@@ -81,6 +81,8 @@ for p in "$area"/w/ring/*/; do
 	n=$((n + 1))
 	grep -q '"complete":true' "$p/meta.json" ||
 		fail "ring piece $p is not complete"
+	grep -q '"usbtrail":"unknown"' "$p/meta.json" &&
+		fail "ring piece $p does not name usbtrail's version"
 	"$bin" report "$p" -o "$work/r$n.html" >/dev/null 2>"$out/report$n.err" ||
 		fail "report on $p: $(cat "$out/report$n.err")"
 done
