@@ -1139,7 +1139,7 @@ static int stress_phase_run(struct stress_ctx *c,
 	double start, istart, last_progress = 0, now;
 	uint64_t ibytes = 0, iios = 0;
 	double interval = stress_interval_secs(c->cfg);
-	char why[192] = "", sig[24], pass[16] = "";
+	char why[48] = "", sig[24], pass[16] = "", lat[128] = "";
 	struct stress_loop l = {
 		.ph = ph, .index = index, .rep = rep,
 		.lowest_failed = UINT64_MAX,
@@ -1226,16 +1226,15 @@ static int stress_phase_run(struct stress_ctx *c,
 	}
 	/* the completion latency the table prints, for the report's */
 	if (c->lat->count)
-		snprintf(why + strlen(why), sizeof(why) - strlen(why),
-			 " lat_p50_us=%.1f lat_p99_us=%.1f lat_p999_us=%.1f "
-			 "lat_max_us=%.1f",
+		snprintf(lat, sizeof(lat), "lat_p50_us=%.1f lat_p99_us=%.1f "
+			 "lat_p999_us=%.1f lat_max_us=%.1f ",
 			 (double)hist_percentile(c->lat, 50) / 1e3,
 			 (double)hist_percentile(c->lat, 99) / 1e3,
 			 (double)hist_percentile(c->lat, 99.9) / 1e3,
 			 (double)c->lat->max / 1e3);
 	/* mbps: the figure the tables print, exact, for the report's */
-	stress_marker(c, ph->name, "end", "bytes=%" PRIu64 " secs=%.3f "
-		      "errors=%u mbps=%.17g%s", l.done_bytes, now - start,
+	stress_marker(c, ph->name, "end", "%sbytes=%" PRIu64 " secs=%.3f "
+		      "errors=%u mbps=%.17g%s", lat, l.done_bytes, now - start,
 		      l.errors, now > start ? (double)l.done_bytes /
 		      (now - start) / 1e6 : 0.0, why);
 out:
