@@ -84,6 +84,9 @@ static const char *const cmd_stress_on_errors[] = {
 	NULL
 };
 
+/* --cdm-set: CrystalDiskMark's version whose default tests cdm runs */
+static const char *const cmd_stress_cdm_sets[] = { "8", "3", NULL };
+
 /* 0 in a number field means "not given: the profile decides". */
 struct cmd_stress_opts {
 	const char *target;
@@ -97,6 +100,10 @@ struct cmd_stress_opts {
 	bool verify_only;
 	unsigned int on_error;		/* enum cmd_stress_on_error */
 	bool json;
+	bool quiet;
+	unsigned int cdm_set;		/* index into cmd_stress_cdm_sets */
+	bool cdm_set_given;
+	time_t started;			/* when this command began */
 	unsigned int engine;		/* enum ioengine_kind */
 	uint64_t interval_ms;
 	const char *log;
@@ -146,6 +153,10 @@ const char cmd_stress_help[] =
 "                          profile; cdm: of its first test)\n"
 "      --passes N          cdm: run each test N times, 1 to 9, after a\n"
 "                          warm-up, and keep the best (default 5)\n"
+"      --cdm-set V         cdm: the tests of CrystalDiskMark V: 8 (the\n"
+"                          default, as above) or 3 (Seq Q1T1, 512K, 4K and\n"
+"                          4K QD32 random, each read then written, the\n"
+"                          tables CrystalDiskMark 3 users post)\n"
 "      --engine E          uring (io_uring, default) or sync (pread/pwrite)\n"
 "      --destroy-data      allow writing to TARGET if it is a block device\n"
 "                          or a file holding data a run of usbtrail stress\n"
@@ -161,6 +172,7 @@ const char cmd_stress_help[] =
 "                          opened before the run, a line as each interval\n"
 "                          ends\n"
 "      --json              print results as JSON\n"
+"  -q, --quiet             no progress lines on stderr\n"
 "  A directory TARGET gets files in a new directory usbtrail-stress-RUNID,\n"
 "  removed after but for files it did not make; it takes no --profile,\n"
 "  nor --qd, --passes, --engine, --on-error or --destroy-data:\n"
@@ -206,6 +218,7 @@ enum {
 	CMD_STRESS_OPT_FILES,
 	CMD_STRESS_OPT_FILE_SIZE,
 	CMD_STRESS_OPT_KEEP,
+	CMD_STRESS_OPT_CDM_SET,
 };
 
 /* One option of cmd_stress_parse() but -h.  Return: 0 or CLI_EXIT_USAGE. */
@@ -312,6 +325,13 @@ static int cmd_stress_parse_opt(int c, const char *arg,
 				     &opts->reopen_timeout))
 			return CLI_EXIT_USAGE;
 		break;
+	case CMD_STRESS_OPT_CDM_SET:
+		opts->not_for_dir = "--cdm-set";
+		if (cli_parse_choice(CMD_STRESS_NAME, "--cdm-set", arg,
+				     cmd_stress_cdm_sets, &opts->cdm_set))
+			return CLI_EXIT_USAGE;
+		opts->cdm_set_given = true;
+		break;
 	case CMD_STRESS_OPT_PASSES:
 		opts->not_for_dir = "--passes";
 		if (cli_parse_number(CMD_STRESS_NAME, "--passes", arg, 0, 1,
@@ -347,13 +367,16 @@ static int cmd_stress_parse_args(int argc, char **argv,
 	if (opts->passes && opts->profile != CMD_STRESS_PROFILE_CDM)
 		return cli_usage_error(CMD_STRESS_NAME,
 				       "--passes is for --profile cdm");
+	if (opts->cdm_set_given && opts->profile != CMD_STRESS_PROFILE_CDM)
+		return cli_usage_error(CMD_STRESS_NAME,
+				       "--cdm-set is for --profile cdm");
 	return 0;
 }
 
 static int cmd_stress_parse(int argc, char **argv,
 			    struct cmd_stress_opts *opts, bool *help)
 {
-	static const char optstring[] = ":h";
+	static const char optstring[] = ":hq";
 	static const struct option longopts[] = {
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ "profile",	  required_argument, NULL, CMD_STRESS_OPT_PROFILE },
@@ -376,6 +399,8 @@ static int cmd_stress_parse(int argc, char **argv,
 		{ "file-size",	  required_argument, NULL,
 		  CMD_STRESS_OPT_FILE_SIZE },
 		{ "keep",	  no_argument,	     NULL, CMD_STRESS_OPT_KEEP },
+		{ "cdm-set",	  required_argument, NULL, CMD_STRESS_OPT_CDM_SET },
+		{ "quiet",	  no_argument,	     NULL, 'q' },
 		{ NULL,		  0,		     NULL, 0 }
 	};
 	int c, ret;
@@ -385,6 +410,10 @@ static int cmd_stress_parse(int argc, char **argv,
 		if (c == 'h') {
 			*help = true;
 			return 0;
+		}
+		if (c == 'q') {
+			opts->quiet = true;
+			continue;
 		}
 		/* '?' and ':': an unknown option or a missing argument */
 		if (c < CMD_STRESS_OPT_PROFILE)
@@ -460,6 +489,7 @@ static void cmd_stress_config(const struct cmd_stress_opts *opts,
 	cfg->qd = (unsigned int)opts->qd;
 	cfg->duration = (double)opts->duration_s;
 	cfg->passes = (unsigned int)opts->passes;
+	cfg->cdm_set = opts->cdm_set == 1 ? 3 : 8;
 	cfg->on_error = (enum stress_on_error)opts->on_error;
 	cfg->engine = (enum ioengine_kind)opts->engine;
 	cfg->interval_ms = (unsigned int)opts->interval_ms;
@@ -467,7 +497,7 @@ static void cmd_stress_config(const struct cmd_stress_opts *opts,
 	cfg->reopen_timeout = (double)opts->reopen_timeout;
 	cfg->trace_marker = getenv("USBTRAIL_TRACE_MARKER");
 	cfg->interrupt = &cmd_stress_signal;
-	cfg->progress = stress_render_progress;
+	cfg->progress = opts->quiet ? NULL : stress_render_progress;
 	cfg->message = stress_render_message;
 	cfg->interval = stress_render_interval;
 	cfg->ctx = out;
@@ -524,9 +554,13 @@ static int cmd_stress_report(const struct cmd_stress_opts *opts,
 		       !opts->verify_only,
 		.soak = opts->profile == CMD_STRESS_PROFILE_SOAK &&
 			!opts->verify_only,
+		.sweep = opts->profile == CMD_STRESS_PROFILE_SWEEP &&
+			 !opts->verify_only,
 		.passes = opts->passes ? (unsigned int)opts->passes :
 			  STRESS_CDM_PASSES,
 		.verify_only = opts->verify_only,
+		.cdm_set = opts->cdm_set == 1 ? 3 : 8,
+		.started = opts->started,
 	};
 	enum stress_render_result result = STRESS_RENDER_PASS;
 	int err;
@@ -567,6 +601,7 @@ static int cmd_stress_dir(const struct cmd_stress_opts *opts,
 		.keep = opts->keep,
 		.verify_only = opts->verify_only,
 		.json = opts->json,
+		.quiet = opts->quiet,
 		.not_for_dir = opts->not_for_dir,
 		.interrupt = &cmd_stress_signal,
 		.out = out,
@@ -584,6 +619,7 @@ int cmd_stress_main(int argc, char **argv)
 {
 	struct cmd_stress_opts opts = {
 		.profile = CMD_STRESS_PROFILE_SEQ,
+		.started = time(NULL),
 		.on_error = CMD_STRESS_ON_ERROR_STOP,
 		.engine = IOENGINE_URING,
 	};

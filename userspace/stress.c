@@ -279,17 +279,24 @@ static int stress_plan_cdm(const struct stress_config *cfg, uint64_t size,
 			   uint32_t lbs, struct stress_phase *phases,
 			   size_t max)
 {
-	static const struct {
+	static const struct stress_cdm_test {
 		bool random;
 		uint32_t block;
 		unsigned int qd;
-	} tests[] = {
+	} cdm8[] = {
 		{ false, 1u << 20, 8 }, { false, 1u << 20, 1 },
 		{ true, 4096, 32 }, { true, 4096, 1 },
+	}, cdm3[] = {
+		/* CrystalDiskMark 3.0: Seq, 512K, 4K, 4K QD32 */
+		{ false, 1u << 20, 1 }, { true, 512u << 10, 1 },
+		{ true, 4096, 1 }, { true, 4096, 32 },
 	};
+	const struct stress_cdm_test *tests = cfg->cdm_set == 3 ? cdm3 : cdm8;
 	unsigned int passes = cfg->passes ? cfg->passes : STRESS_CDM_PASSES;
 	double dur = cfg->duration ? cfg->duration : 5;
-	unsigned int w, t, p;
+	unsigned int w, t, p, k, qd;
+	char label[24], name[32];
+	uint32_t block;
 	size_t n = 0;
 
 	if (size < (1u << 20) || lbs > 4096 || passes > STRESS_CDM_MAX_PASSES ||
@@ -299,28 +306,31 @@ static int stress_plan_cdm(const struct stress_config *cfg, uint64_t size,
 		return -E2BIG;
 	stress_phase_set(&phases[n++], "prepare", "", true, false, 1u << 20, 4,
 			 size, 0);
-	for (w = 0; w < 2; w++) {
-		for (t = 0; t < 4; t++) {
-			uint32_t block = tests[t].block;
-			unsigned int qd = tests[t].qd;
-			char label[24], name[32];
+	/*
+	 * CrystalDiskMark 8 reads every test, then writes them; 3.0 read and
+	 * wrote each test in turn (Seq Read, Seq Write, 512K Read, ...).
+	 */
+	for (k = 0; k < 8; k++) {
+		w = cfg->cdm_set == 3 ? k % 2 : k / 4;
+		t = cfg->cdm_set == 3 ? k / 2 : k % 4;
+		block = tests[t].block;
+		qd = tests[t].qd;
 
-			if (!t && cfg->block)
-				block = cfg->block;
-			if (!t && cfg->qd)
-				qd = cfg->qd;
-			stress_cdm_label(label, sizeof(label), tests[t].random,
-					 block, qd);
-			snprintf(name, sizeof(name), "%s %s", label,
-				 w ? "Write" : "Read");
-			for (p = 0; p <= passes; p++) {
-				struct stress_phase *ph = &phases[n++];
+		if (!t && cfg->block)
+			block = cfg->block;
+		if (!t && cfg->qd)
+			qd = cfg->qd;
+		stress_cdm_label(label, sizeof(label), tests[t].random,
+				 block, qd);
+		snprintf(name, sizeof(name), "%s %s", label,
+			 w ? "Write" : "Read");
+		for (p = 0; p <= passes; p++) {
+			struct stress_phase *ph = &phases[n++];
 
-				stress_phase_set(ph, name, label, w, tests[t].random,
-						 block, qd, size, dur);
-				ph->pass = p;
-				ph->wrap = !tests[t].random;
-			}
+			stress_phase_set(ph, name, label, w, tests[t].random,
+					 block, qd, size, dur);
+			ph->pass = p;
+			ph->wrap = !tests[t].random;
 		}
 	}
 	return (int)n;

@@ -146,6 +146,7 @@ struct stress_config {
 	unsigned int qd;	/* 0: the profile's default */
 	double duration;	/* 0: the profile's default */
 	unsigned int passes;	/* cdm: 0 is STRESS_CDM_PASSES */
+	unsigned int cdm_set;	/* cdm: 8 (0) or 3, CrystalDiskMark's */
 	enum stress_on_error on_error;
 	enum ioengine_kind engine;
 	unsigned int interval_ms;

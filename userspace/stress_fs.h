@@ -191,6 +191,7 @@ struct cmd_stress_fs_args {
 	unsigned int mode;		/* enum stress_fs_mode */
 	uint64_t size, files, file_size, block, duration_s, interval_ms;
 	bool keep, verify_only, json;
+	bool quiet;			/* no progress lines */
 	const char *not_for_dir;	/* an option given that DIR takes not */
 	const atomic_int *interrupt;
 	struct stress_render_out *out;	/* progress, and the --log */

@@ -21,6 +21,10 @@
 
 #include "cli.h"
 #include "stress_render.h"
+
+#ifndef USBTRAIL_VERSION
+#define USBTRAIL_VERSION	"unknown"	/* unit-test builds */
+#endif
 #include "stress_target.h"
 #include "util.h"
 
@@ -315,6 +319,34 @@ static void stress_render_cdm(const struct stress_render_run *run,
 	}
 }
 
+/*
+ * The sweep as ATTO Disk Benchmark lays it out: a row a block size, its
+ * write and read rate side by side (the phases' own figures).
+ */
+static void stress_render_atto(const struct stress_result *res)
+{
+	size_t i, j;
+
+	printf("\n%-26s %10s %10s\n", "ATTO layout: block", "Write MB/s",
+	       "Read MB/s");
+	for (i = 0; i < res->nphases; i++) {
+		const struct stress_phase_result *w = &res->phases[i];
+		const struct stress_phase_result *r = NULL;
+		char bs[32], rd[16] = "-";
+
+		if (!w->ph.write || w->ph.random)
+			continue;
+		for (j = i + 1; j < res->nphases && !r; j++)
+			if (!res->phases[j].ph.write &&
+			    res->phases[j].ph.block == w->ph.block)
+				r = &res->phases[j];
+		if (r)
+			snprintf(rd, sizeof(rd), "%.1f", r->mbps);
+		util_format_size(bs, sizeof(bs), w->ph.block);
+		printf("%-26s %10.1f %10s\n", bs, w->mbps, rd);
+	}
+}
+
 static void stress_render_soak_cycle(const char *what,
 				     const struct stress_soak_cycle *cy)
 {
@@ -397,6 +429,8 @@ void stress_render_text(const struct stress_render_run *run,
 		stress_render_cdm(run, res);
 	if (run->soak)
 		stress_render_soak(res);
+	if (run->sweep)
+		stress_render_atto(res);
 	for (i = 0; i < res->nintervals; i++) {
 		const struct stress_interval *iv = &res->intervals[i];
 		char cyc[16] = "";
@@ -501,6 +535,14 @@ static void stress_render_json_head(json_object *o,
 {
 	char hex[20];
 
+	char when[32];
+	struct tm tm;
+
+	json_object_object_add(o, "usbtrail",
+			       json_object_new_string(USBTRAIL_VERSION));
+	gmtime_r(&run->started, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_object_add(o, "started", json_object_new_string(when));
 	json_object_object_add(o, "target", json_object_new_string(t->path));
 	if (run->where)
 		json_object_object_add(o, "device",
@@ -513,6 +555,9 @@ static void stress_render_json_head(json_object *o,
 			       json_object_new_string(res->engine));
 	json_object_object_add(o, "profile",
 			       json_object_new_string(run->profile));
+	if (run->cdm)
+		json_object_object_add(o, "cdm_set",
+				       json_object_new_int(run->cdm_set));
 	json_object_object_add(o, "verify_only",
 			       json_object_new_boolean(run->verify_only));
 	json_object_object_add(o, "size", json_object_new_uint64(res->size));
@@ -527,11 +572,39 @@ static void stress_render_json_head(json_object *o,
 	json_object_object_add(o, "secs", json_object_new_double(res->secs));
 }
 
+/*
+ * A phase's id, the same in every run and version: its name in lower
+ * case, '-' for what is not a letter or digit, and a cdm test's pass
+ * ("seq1m-q8t1-read-p0" is its warm-up).
+ */
+static void stress_render_phase_id(char *buf, size_t len,
+				   const struct stress_phase_result *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; p->ph.name[i] && n + 1 < len; i++) {
+		unsigned char c = (unsigned char)p->ph.name[i];
+
+		if (isalnum(c))
+			buf[n++] = (char)tolower(c);
+		else if (n && buf[n - 1] != '-')
+			buf[n++] = '-';
+	}
+	while (n && buf[n - 1] == '-')
+		n--;
+	buf[n] = '\0';
+	if (p->ph.label[0])
+		snprintf(buf + n, len - n, "-p%u", p->ph.pass);
+}
+
 static json_object *
 stress_render_json_phase(const struct stress_phase_result *p)
 {
 	json_object *v = json_object_new_object();
+	char id[64];
 
+	stress_render_phase_id(id, sizeof(id), p);
+	json_object_object_add(v, "id", json_object_new_string(id));
 	json_object_object_add(v, "name", json_object_new_string(p->ph.name));
 	if (p->ph.label[0])
 		json_object_object_add(v, "cdm",

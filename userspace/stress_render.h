@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "blkdev.h"
 #include "stress.h"
@@ -32,9 +33,12 @@ struct stress_render_run {
 	const char *profile;	/* its --profile name */
 	bool cdm;		/* add the CrystalDiskMark table */
 	bool soak;		/* add the soak's summary */
+	bool sweep;		/* add the ATTO table */
 	unsigned int passes;	/* cdm: of each test */
 	bool verify_only;
 	const struct usbdisk_where *where;	/* the target's disk, or NULL */
+	unsigned int cdm_set;	/* cdm: CrystalDiskMark 8's tests or 3's */
+	time_t started;		/* when this invocation began */
 };
 
 /* What the run came to; the command's exit status follows from it. */

@@ -60,3 +60,46 @@ check "soak --duration: the whole run" \
 # mbps and bw_bytes
 check "bw_bytes is bytes/s, mbps 10^6 bytes/s" \
 	"$(json 'all(abs(x["bw_bytes"] - x["mbps"] * 1e6) <= 1e-6 * x["bw_bytes"] for x in j["phases"] + j["intervals"]) and all(abs(p["bw_bytes"] - p["bytes"] / p["secs"]) <= 1e-6 * p["bw_bytes"] for p in j["phases"])')" True
+
+# the JSON says which usbtrail made it and when; every phase has an id
+# that names the test (and a cdm test's pass), the same in every run
+f=$work/ids.img
+stress "$f" --size 16M --profile cdm --duration 1 --passes 2 --json -q
+check "cdm -q exit status" "$rc" 0
+check "-q: nothing on stderr" "$(wc -c <"$out/last.err" | tr -d ' ')" 0
+check "usbtrail's version" "$(json 'j["usbtrail"]')" "$(cat "$top/VERSION")"
+check "started, UTC" "$(json 'bool(__import__("re").fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", j["started"]))')" True
+check "phase ids unique" "$(json 'len(set(p["id"] for p in j["phases"])) == len(j["phases"])')" True
+check "phase ids" "$(json '" ".join(p["id"] for p in j["phases"][:4])')" \
+	"prepare seq1m-q8t1-read-p0 seq1m-q8t1-read-p1 seq1m-q8t1-read-p2"
+check "cdm_set" "$(json 'j["cdm_set"]')" 8
+
+# --cdm-set 3: CrystalDiskMark 3's tests, each read then written
+stress "$f" --size 16M --profile cdm --cdm-set 3 --duration 1 --passes 1 --json -q
+check "cdm-set 3 exit status" "$rc" 0
+check "cdm-set 3 tests" "$(json '" ".join(t["test"] for t in j["cdm"]["tests"])')" \
+	"SEQ1M Q1T1 RND512K Q1T1 RND4K Q1T1 RND4K Q32T1"
+check "cdm-set 3 order" "$(json '" ".join(p["name"] for p in j["phases"] if p["name"] != "prepare" and p["pass"] == 1)')" \
+	"SEQ1M Q1T1 Read SEQ1M Q1T1 Write RND512K Q1T1 Read RND512K Q1T1 Write RND4K Q1T1 Read RND4K Q1T1 Write RND4K Q32T1 Read RND4K Q32T1 Write"
+check "cdm-set 3 in the JSON" "$(json 'j["cdm_set"]')" 3
+stress "$f" --size 16M --cdm-set 3
+check "--cdm-set without cdm" "$rc" 2
+
+# sweep: the ATTO table, a row a block size, the phases' own rates
+stress "$f" --size 8M --profile sweep --duration 1 -q
+check "sweep exit status" "$rc" 0
+cp "$out/last.out" "$out/sweep.txt"
+stress "$f" --size 8M --profile sweep --duration 1 --json -q
+python3 - "$out/sweep.txt" "$out/last.out" <<'PY' || fail "the ATTO table is not the sweep's"
+import re, sys
+txt = open(sys.argv[1]).read().split("ATTO layout: block", 1)
+if len(txt) < 2:
+    sys.exit("no ATTO table")
+rows = re.findall(r"^(\S+) +([0-9.]+) +([0-9.]+)$", txt[1], re.M)
+sizes = ["512"] + ["%dKiB" % (1 << k) for k in range(0, 10)] + \
+        ["%dMiB" % (1 << k) for k in range(0, 4)]
+got = [r[0] for r in rows]
+if got != sizes:
+    sys.exit("rows %r, expected %r" % (got, sizes))
+print("ok: the ATTO table has %d rows, 512 to 8MiB" % len(rows))
+PY
