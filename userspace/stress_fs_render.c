@@ -13,21 +13,10 @@
 #include <json-c/json.h>
 
 #include "stress_fs.h"
+#include "stress_render.h"
 #include "util.h"
 
 #define STRESS_FS_RENDER_MAX_BAD	50	/* printed; --json has more */
-
-static void stress_fs_render_bytes(char *buf, size_t len, double v)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	unsigned int i = 0;
-
-	while (v >= 1024 && i < 4) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, len, "%.1f %s", v, units[i]);
-}
 
 static double stress_fs_render_rate(double n, double secs)
 {
@@ -190,7 +179,7 @@ void stress_fs_render_text(const struct stress_fs_result *res,
 	for (i = 0; i < res->nphases; i++) {
 		const struct stress_fs_phase *p = &res->phases[i];
 
-		stress_fs_render_bytes(by, sizeof(by), (double)p->bytes);
+		stress_render_bytes(by, sizeof(by), (double)p->bytes);
 		printf("%-14s %8" PRIu64 " %12s %10.1f %10.1f %8.2f %4u "
 		       "%6u%s\n", p->name, p->files, by,
 		       stress_fs_render_rate((double)p->bytes, p->secs) / 1e6,

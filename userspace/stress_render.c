@@ -37,7 +37,7 @@ static const char *const stress_render_results[] = {
 };
 
 
-static void stress_render_bytes(char *buf, size_t len, double v)
+void stress_render_bytes(char *buf, size_t len, double v)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	unsigned int i = 0;

@@ -41,6 +41,9 @@ struct stress_render_run {
 	time_t started;		/* when this invocation began */
 };
 
+/* @v bytes as "12.3 MiB" (powers of 1024), for the progress lines. */
+void stress_render_bytes(char *buf, size_t len, double v);
+
 /* What the run came to; the command's exit status follows from it. */
 enum stress_render_result {
 	STRESS_RENDER_PASS,
