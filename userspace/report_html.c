@@ -382,7 +382,7 @@ static void report_html_stress(FILE *f, const struct recording *r,
 			rd, wr, rows[i].errors ? " err" : "", rows[i].errors);
 	}
 	fputs("</table>\n", f);
-	/* the same phases' completion latency, as fio's clat */
+	/* the same phases' completion latency, as fio's lat (slat + clat) */
 	for (i = 0; i < n; i++) {
 		char lat[128];
 		int k;

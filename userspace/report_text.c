@@ -208,7 +208,7 @@ static void report_text_stress(FILE *f, const struct recording *r,
 		fprintf(f, "%-16s %12s %12s  %u\n", rows[i].label, rd, wr,
 			rows[i].errors);
 	}
-	/* the same phases' completion latency, as fio's clat */
+	/* the same phases' completion latency, as fio's lat (slat + clat) */
 	for (i = 0; i < n; i++) {
 		char lat[128];
 

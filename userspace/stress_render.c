@@ -273,7 +273,7 @@ static void stress_render_phases(const struct stress_result *res)
 	}
 }
 
-/* Completion latency per phase, as fio's clat: submission to completion. */
+/* Completion latency per phase, as fio's lat: submission to completion. */
 static void stress_render_latency(const struct stress_result *res)
 {
 	size_t i;
