@@ -341,6 +341,8 @@ static void cmd_record_note(struct cmd_record_ctx *x, const char *fmt, ...)
 static void cmd_record_meta_fill(const struct cmd_record_ctx *x,
 				 struct meta_record *m)
 {
+	unsigned int i;
+
 	memset(m, 0, sizeof(*m));
 	m->version = USBTRAIL_VERSION;
 	m->clock = rec_clock(x->rec);
@@ -355,6 +357,9 @@ static void cmd_record_meta_fill(const struct cmd_record_ctx *x,
 	m->trace_source = x->trace_source;
 	m->src = x->src;
 	m->nsrc = x->nsrc;
+	for (i = 0; i < x->nsrc && !m->module_info; i++)
+		if (x->src[i].id == EV_SRC_MODULE)
+			m->module_info = src_module_info(&x->src[i]);
 	m->sink = x->sink;
 	m->nsink = x->nsink;
 	m->notes = x->notes;

@@ -5,13 +5,14 @@
 # handlers, scsi-eh-wakeup, xHCI commands) must be the same records,
 # field for field (docs/module.md lists the fields only the module has;
 # those record types are left out here).
+# kernels: all
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 
 rm -rf "$out/rec"
 # shellcheck disable=SC2016 # expanded in the guest
-tb --devices uas --fault stall@8+8 --timeout 300 ${TB_KERNEL:+--kernel $TB_KERNEL} -- sh -c '
+tb --devices uas --fault stall@8+8 --timeout 300 -- sh -c '
 	sh /tests/tracefs-vs-module.sh $TESTBED_UAS 22
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 expect "$out/stdout.txt" '^record exit 0$'
