@@ -302,13 +302,16 @@ build_root() {	# RELEASE
 # own sources first.
 root_headers() {	# RELEASE ABI SUITE
 	root=$rootdir/$1
+	# shellcheck disable=SC2016 # dpkg-query's format
 	chroot "$root" dpkg-query -W -f='${db:Status-Status}\n' \
 		"linux-headers-$2" 2>/dev/null | grep -qx installed && return 0
 	echo "deps.sh: installing linux-headers-$2 into $root" >&2
 	line=$(deb_line "$3")
 	grep -qxF "$line" "$root/etc/apt/sources.list" ||
 		echo "$line" >>"$root/etc/apt/sources.list"
-	unshare -m sh -c 'mount -t proc proc "$1/proc" &&
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	unshare -m sh -c 'mount --make-rprivate / &&
+		mount -t proc proc "$1/proc" &&
 		chroot "$1" apt-get update -qq &&
 		DEBIAN_FRONTEND=noninteractive chroot "$1" apt-get install \
 			-y -qq --no-install-recommends "linux-headers-$2" \

@@ -222,9 +222,8 @@ enum usbtrail_probe_state {
 #define USBTRAIL_PROBES_MAX	32
 
 struct usbtrail_probe {
-	char name[USBTRAIL_PROBE_NAME_LEN];	/* "module:event" or
-						 * "module:function";
-						 * module "vmlinux": built in */
+	/* "module:event", "module:function"; module "vmlinux": built in */
+	char name[USBTRAIL_PROBE_NAME_LEN];
 	__u32 source;			/* the USBTRAIL_SRC_* bit it feeds */
 	__s32 error;			/* -errno of the last attempt, or 0 */
 	__u8 kind;			/* enum usbtrail_probe_kind */
