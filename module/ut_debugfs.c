@@ -11,6 +11,8 @@
  *            timeouts, aborts, device and bus resets, block requests,
  *            bytes and errors (ut_stats.c)
  *   stats    records produced and lost, flight recorder size, sources
+ *   probes   each probe: attached, waiting for its module, failed (with
+ *            the errno) or an alias of a renamed handler (ut_tp.c, ut_eh.c)
  *   trigger  write N: emits N USBTRAIL_REC_MARK records (for tests)
  *
  * The files only show what the other parts keep, and the trigger writes
