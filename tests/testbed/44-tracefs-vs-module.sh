@@ -30,7 +30,7 @@ hi=$(awk 'END { printf "%.9f", $2 - 1 }' "$out/tracefs.txt")
 # "Kprobes on the error handlers"), and without the scsi events'
 # driver_tag (before 5.13) its scsi-* records no tag: compared without
 # them there.
-nobtf= notag=
+nobtf="" notag=""
 [ "$(cat "$out/scsi-btf.txt")" = yes ] || nobtf=1
 [ "$(cat "$out/scsi-tag.txt")" = yes ] || notag=1
 [ -z "$nobtf" ] || echo "note: no BTF of scsi_mod: eh-* compared without tag and opcode"
