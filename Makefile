@@ -74,14 +74,26 @@ module-clean:
 	@test ! -d "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
 # What tools/testbed/run packs into the guest: the command, and the module
-# built in a per-kernel copy of the tree so two kernels never share objects.
+# built in a per-kernel copy of the tree so two kernels never share objects,
+# by tools/kbuild (the host's compiler for bookworm's kernels, a build root
+# of their release for the others), with the xHCI tracepoints' prototypes
+# of the kernel's source tree (tools/tp-protos) when it is unpacked.  A
+# compiler warning fails it.
 KMOD_DIR := build/kmod/$(TESTBED_ABI)
+KSRC_DIR = /var/cache/usbtrail/src/linux-$(shell echo $(TESTBED_ABI) | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 testbed-build: usbtrail
 	$(MAKE) -s -C userspace tools
 	@mkdir -p $(KMOD_DIR)/src
 	@cp -pr Kbuild VERSION module $(KMOD_DIR)/src/
-	$(MAKE) -s -C /usr/src/linux-headers-$(TESTBED_ABI) \
-		M=$(CURDIR)/$(KMOD_DIR)/src modules
+	@# made anew each time, replaced only when it differs (no rebuild)
+	@h=$(KMOD_DIR)/src/module/ut_tp_kernel.h; \
+	if [ -d $(KSRC_DIR) ]; then tools/tp-protos $(KSRC_DIR) >$$h.new && \
+		{ cmp -s $$h.new $$h && rm $$h.new || mv $$h.new $$h; }; \
+	else rm -f $$h; fi
+	@tools/kbuild $(TESTBED_ABI) $(KMOD_DIR)/src -s modules \
+		>$(KMOD_DIR)/build.log 2>&1 || { cat $(KMOD_DIR)/build.log; exit 1; }
+	@if grep -E '(warning|error):' $(KMOD_DIR)/build.log; then \
+		echo "usbtrail.ko for $(TESTBED_ABI) built with warnings" >&2; exit 1; fi
 	@cp -p $(KMOD_DIR)/src/module/usbtrail.ko $(KMOD_DIR)/usbtrail.ko
 
 deps:

@@ -23,6 +23,8 @@ struct request;
 
 /* ut_main.c */
 u32 ut_sources(void);
+unsigned int ut_probes(struct usbtrail_probe *out, unsigned int max);
+const char *ut_probe_state_name(u8 state);
 
 /* ut_record.c */
 struct ut_stream_reader {
@@ -65,11 +67,13 @@ void ut_dev_exit(void);
 int ut_tp_init(void);
 void ut_tp_exit(void);
 u32 ut_tp_sources(void);
+unsigned int ut_tp_probe_states(struct usbtrail_probe *out, unsigned int max);
 
 /* ut_eh.c */
 int ut_eh_init(void);
 void ut_eh_exit(void);
 u32 ut_eh_sources(void);
+unsigned int ut_eh_probe_states(struct usbtrail_probe *out, unsigned int max);
 
 /* ut_usb.c */
 void ut_usb_init(void);

@@ -17,8 +17,10 @@
 #include <linux/timekeeping.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
+#include <trace/events/block.h>
 
 #include "ut.h"
+#include "ut_compat.h"
 #include "ut_tables.h"
 
 /* sd's majors (drivers/scsi/sd.h keeps SCSI_DISK_MAJOR() private) */
@@ -31,7 +33,7 @@ static bool ut_blk_sd_major(unsigned int major)
 
 bool ut_blk_rq_wanted(struct request *rq)
 {
-	struct gendisk *gd = rq->q->disk;
+	struct gendisk *gd = ut_rq_disk(rq);
 	struct scsi_device *sdev;
 
 	if (!gd || !ut_blk_sd_major(gd->major))
@@ -42,7 +44,7 @@ bool ut_blk_rq_wanted(struct request *rq)
 
 static void ut_blk_fill(struct usbtrail_rec_blk *b, struct request *rq)
 {
-	struct gendisk *gd = rq->q->disk;
+	struct gendisk *gd = ut_rq_disk(rq);
 
 	b->devt = new_encode_dev(disk_devt(gd));
 	strscpy(b->disk, gd->disk_name, sizeof(b->disk));
@@ -61,8 +63,7 @@ static void ut_blk_issue(void *data, struct request *rq)
 	ut_emit(&rec);
 }
 
-static void ut_blk_complete(void *data, struct request *rq, blk_status_t error,
-			    unsigned int nr_bytes)
+static void ut_blk_complete(UT_BLK_COMPLETE_PROTO)
 {
 	struct usbtrail_record rec = { .type = USBTRAIL_REC_BLK_COMPLETE };
 	u64 now;
@@ -71,7 +72,7 @@ static void ut_blk_complete(void *data, struct request *rq, blk_status_t error,
 		return;
 	ut_blk_fill(&rec.u.blk, rq);
 	rec.u.blk.bytes = nr_bytes;
-	rec.u.blk.error = blk_status_to_errno(error);
+	rec.u.blk.error = ut_blk_errno(error);
 	/* start_time_ns is ktime_get_ns() when the request was allocated */
 	now = ktime_get_ns();
 	if (rq->start_time_ns && now > rq->start_time_ns)
@@ -81,6 +82,9 @@ static void ut_blk_complete(void *data, struct request *rq, blk_status_t error,
 	ut_stats_blk(&rec);
 	ut_emit(&rec);
 }
+
+UT_TP_CHECK(block_rq_issue, ut_blk_issue);
+UT_TP_CHECK(block_rq_complete, ut_blk_complete);
 
 /* UT_TP_BLK(): each tracepoint of the block layer and ut_<fn>, its probe */
 #define UT_BLK_PROBE(id, fn, sys, mod, event, src) \

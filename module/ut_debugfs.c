@@ -11,6 +11,8 @@
  *            timeouts, aborts, device and bus resets, block requests,
  *            bytes and errors (ut_stats.c)
  *   stats    records produced and lost, flight recorder size, sources
+ *   probes   each probe: attached, waiting for its module, failed (with
+ *            the errno) or an alias of a renamed handler (ut_tp.c, ut_eh.c)
  *   trigger  write N: emits N USBTRAIL_REC_MARK records (for tests)
  *
  * The files only show what the other parts keep, and the trigger writes
@@ -23,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "ut.h"
@@ -64,6 +67,30 @@ static int ut_debugfs_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ut_debugfs_stats);
+
+/*
+ * One line per probe: which attached, which did not and why (the errno of
+ * the last attempt), as USBTRAIL_IOC_INFO's table.
+ */
+static int ut_debugfs_probes_show(struct seq_file *m, void *v)
+{
+	struct usbtrail_probe *p;
+	unsigned int i, n;
+
+	p = kcalloc(USBTRAIL_PROBES_MAX, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	n = ut_probes(p, USBTRAIL_PROBES_MAX);
+	for (i = 0; i < n; i++)
+		seq_printf(m, "probe=%s kind=%s state=%s error=%d source=0x%x\n",
+			   p[i].name, p[i].kind == USBTRAIL_PROBE_TRACEPOINT ?
+			   "tracepoint" : "kretprobe",
+			   ut_probe_state_name(p[i].state), p[i].error,
+			   p[i].source);
+	kfree(p);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ut_debugfs_probes);
 
 #define UT_TRIGGER_MAX	1000000
 
@@ -109,6 +136,8 @@ void ut_debugfs_init(void)
 	debugfs_create_file("usb", 0400, dir, NULL, &ut_debugfs_usb_fops);
 	debugfs_create_file("disks", 0400, dir, NULL, &ut_debugfs_disks_fops);
 	debugfs_create_file("stats", 0400, dir, NULL, &ut_debugfs_stats_fops);
+	debugfs_create_file("probes", 0400, dir, NULL,
+			    &ut_debugfs_probes_fops);
 	debugfs_create_file("trigger", 0200, dir, NULL,
 			    &ut_debugfs_trigger_fops);
 	ut_debugfs_dir = dir;

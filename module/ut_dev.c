@@ -112,25 +112,43 @@ static __poll_t ut_dev_poll(struct file *file, poll_table *wait)
 	return ut_stream_empty() ? 0 : EPOLLIN | EPOLLRDNORM;
 }
 
+/*
+ * USBTRAIL_IOC_INFO: the whole of struct usbtrail_info; _V1, of readers
+ * before the probe table, its first USBTRAIL_INFO_V1_SIZE bytes.
+ */
+static long ut_dev_info(void __user *arg, size_t size)
+{
+	struct usbtrail_info *info;
+	long ret = 0;
+
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	info->abi_version = USBTRAIL_ABI_VERSION;
+	info->record_size = sizeof(struct usbtrail_record);
+	info->clock_id = CLOCK_BOOTTIME;
+	info->flight_records = ut_flight_capacity();
+	info->records = ut_stream_records();
+	info->lost = ut_stream_lost();
+	info->stream_bytes = ut_stream_size();
+	info->sources = ut_sources();
+	info->info_version = USBTRAIL_INFO_VERSION;
+	info->nprobes = ut_probes(info->probes, USBTRAIL_PROBES_MAX);
+	if (copy_to_user(arg, info, size))
+		ret = -EFAULT;
+	kfree(info);
+	return ret;
+}
+
 static long ut_dev_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
 {
-	struct usbtrail_info info = {
-		.abi_version = USBTRAIL_ABI_VERSION,
-		.record_size = sizeof(struct usbtrail_record),
-		.clock_id = CLOCK_BOOTTIME,
-	};
-
 	switch (cmd) {
 	case USBTRAIL_IOC_INFO:
-		info.flight_records = ut_flight_capacity();
-		info.records = ut_stream_records();
-		info.lost = ut_stream_lost();
-		info.stream_bytes = ut_stream_size();
-		info.sources = ut_sources();
-		if (copy_to_user((void __user *)arg, &info, sizeof(info)))
-			return -EFAULT;
-		return 0;
+		return ut_dev_info((void __user *)arg,
+				   sizeof(struct usbtrail_info));
+	case USBTRAIL_IOC_INFO_V1:
+		return ut_dev_info((void __user *)arg, USBTRAIL_INFO_V1_SIZE);
 	case USBTRAIL_IOC_DISCARD:
 		ut_stream_discard();
 		return 0;

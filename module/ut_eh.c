@@ -26,6 +26,7 @@
 #include <scsi/scsi_device.h>
 
 #include "ut.h"
+#include "ut_compat.h"
 #include "ut_tables.h"
 
 struct ut_eh_probe {
@@ -35,6 +36,8 @@ struct ut_eh_probe {
 	u8 driver;
 	struct kretprobe krp;
 	bool registered;
+	bool mod_live;		/* its module is known to be loaded */
+	bool warned;		/* its one warning is out */
 	int error;		/* of the last register_kretprobe() */
 };
 
@@ -68,7 +71,7 @@ static DEFINE_MUTEX(ut_eh_lock);
 
 static struct ut_eh_probe *ut_eh_of(struct kretprobe_instance *ri)
 {
-	return container_of(get_kretprobe(ri), struct ut_eh_probe, krp);
+	return container_of(ut_kretprobe_of(ri), struct ut_eh_probe, krp);
 }
 
 static int ut_eh_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -90,7 +93,7 @@ static int ut_eh_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		ut_scsi_fill_where(cmd, &d->eh.devt, &d->eh.host,
 				   &d->eh.channel, &d->eh.id, &d->eh.lun,
 				   d->eh.disk);
-		d->eh.tag = scsi_cmd_to_rq(cmd)->tag;
+		d->eh.tag = ut_scsi_rq(cmd)->tag;
 		d->eh.opcode = cmd->cmnd[0];
 	}
 	rec.u.eh = d->eh;
@@ -131,10 +134,36 @@ static bool ut_eh_other_name(const struct ut_eh_probe *p)
 	return false;
 }
 
+/* A probe of p's module is placed: the module is loaded.  ut_eh_lock held. */
+static bool ut_eh_module_probed(const struct ut_eh_probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++)
+		if (ut_eh_probes[i].registered &&
+		    !strcmp(ut_eh_probes[i].module, p->module))
+			return true;
+	return false;
+}
+
+/* enum usbtrail_probe_state of p.  ut_eh_lock held. */
+static u8 ut_eh_state(const struct ut_eh_probe *p)
+{
+	if (p->registered)
+		return USBTRAIL_PROBE_ATTACHED;
+	if (!p->mod_live)
+		return USBTRAIL_PROBE_WAITING;
+	return ut_eh_other_name(p) ? USBTRAIL_PROBE_ALIAS :
+				     USBTRAIL_PROBE_FAILED;
+}
+
 /*
  * Place the probes of module `mod` (NULL: of every module loaded), on
- * every name of each handler; a handler none of whose names the module
- * has is worth a warning.  ut_eh_lock held.
+ * every name of each handler.  A module is loaded when it says so (the
+ * notifier) or when a probe on it was placed; a register_kretprobe() on
+ * a module not loaded fails as one on a name it lacks does (-ENOENT), so
+ * those fail quietly.  A handler none of whose names a loaded module has
+ * is worth one warning.  ut_eh_lock held.
  */
 static void ut_eh_register(const char *mod)
 {
@@ -151,13 +180,17 @@ static void ut_eh_register(const char *mod)
 		p->error = register_kretprobe(&p->krp);
 		p->registered = !p->error;
 	}
-	if (!mod)	/* absent modules fail quietly at load */
-		return;
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
 		p = &ut_eh_probes[i];
-		if (!p->registered && !strcmp(mod, p->module) &&
-		    !ut_eh_other_name(p))
-			pr_warn("cannot probe %s: %d\n", p->symbol, p->error);
+		if (mod && strcmp(mod, p->module))
+			continue;
+		p->mod_live = mod || ut_eh_module_probed(p);
+		if (ut_eh_state(p) != USBTRAIL_PROBE_FAILED || p->warned)
+			continue;
+		p->warned = true;
+		pr_warn("probe %s not attached: error %d%s\n", p->symbol,
+			p->error, p->error == -ENOENT ?
+			" (no such function in the module)" : "");
 	}
 }
 
@@ -174,6 +207,13 @@ static void ut_eh_unregister(const char *mod)
 			continue;
 		unregister_kretprobe(&p->krp);
 		p->registered = false;
+	}
+	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
+		p = &ut_eh_probes[i];
+		if (!mod || !strcmp(mod, p->module)) {
+			p->mod_live = false;
+			p->error = 0;
+		}
 	}
 }
 
@@ -209,6 +249,28 @@ u32 ut_eh_sources(void)
 	}
 	mutex_unlock(&ut_eh_lock);
 	return src;
+}
+
+/* The state of each probe into out[], at most max; the count. */
+unsigned int ut_eh_probe_states(struct usbtrail_probe *out, unsigned int max)
+{
+	struct ut_eh_probe *p;
+	unsigned int i;
+
+	mutex_lock(&ut_eh_lock);
+	for (i = 0; i < ARRAY_SIZE(ut_eh_probes) && i < max; i++) {
+		p = &ut_eh_probes[i];
+		memset(&out[i], 0, sizeof(out[i]));
+		strscpy(out[i].name, p->symbol, sizeof(out[i].name));
+		out[i].source = p->driver == USBTRAIL_DRV_UAS ?
+			USBTRAIL_SRC_UAS_EH : USBTRAIL_SRC_BOT_EH;
+		out[i].state = ut_eh_state(p);
+		out[i].error = out[i].state == USBTRAIL_PROBE_ATTACHED ? 0 :
+			       p->error;
+		out[i].kind = USBTRAIL_PROBE_KRETPROBE;
+	}
+	mutex_unlock(&ut_eh_lock);
+	return i;
 }
 
 int ut_eh_init(void)

@@ -20,13 +20,13 @@
 #include <linux/kdebug.h>
 #include <linux/log2.h>
 #include <linux/notifier.h>
-#include <linux/panic_notifier.h>
 #include <linux/printk.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
 #include "ut.h"
+#include "ut_compat.h"
 
 #define UT_LINE_MAX	200
 

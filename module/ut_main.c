@@ -42,6 +42,25 @@ u32 ut_sources(void)
 	return ut_tp_sources() | ut_eh_sources() | ut_usb_sources();
 }
 
+/* Every probe's state (tracepoints, then kretprobes) into out[]; the count. */
+unsigned int ut_probes(struct usbtrail_probe *out, unsigned int max)
+{
+	unsigned int n = ut_tp_probe_states(out, max);
+
+	return n + ut_eh_probe_states(out + n, max - n);
+}
+
+const char *ut_probe_state_name(u8 state)
+{
+	switch (state) {
+	case USBTRAIL_PROBE_WAITING:	return "waiting";
+	case USBTRAIL_PROBE_ATTACHED:	return "attached";
+	case USBTRAIL_PROBE_FAILED:	return "failed";
+	case USBTRAIL_PROBE_ALIAS:	return "alias";
+	}
+	return "?";
+}
+
 static int __init ut_init(void)
 {
 	int ret;

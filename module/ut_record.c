@@ -35,7 +35,10 @@
 #include "ut_compat.h"
 
 static_assert(sizeof(struct usbtrail_record) == USBTRAIL_RECORD_SIZE);
-static_assert(sizeof(struct usbtrail_info) == 48);
+static_assert(offsetof(struct usbtrail_info, nprobes) == USBTRAIL_INFO_V1_SIZE);
+static_assert(sizeof(struct usbtrail_probe) == 64);
+static_assert(sizeof(struct usbtrail_info) ==
+	      USBTRAIL_INFO_V1_SIZE + 8 + 64 * USBTRAIL_PROBES_MAX);
 
 static struct trace_buffer *ut_stream;
 static unsigned long ut_stream_bytes;

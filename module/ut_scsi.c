@@ -19,8 +19,10 @@
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_host.h>
+#include <trace/events/scsi.h>
 
 #include "ut.h"
+#include "ut_compat.h"
 #include "ut_sense.h"
 #include "ut_tables.h"
 
@@ -53,7 +55,7 @@ void ut_scsi_fill_where(struct scsi_cmnd *cmd, u32 *devt, u16 *host,
 			u8 *channel, u8 *id, u32 *lun, char disk[8])
 {
 	struct scsi_device *sdev = cmd->device;
-	struct gendisk *gd = scsi_cmd_to_rq(cmd)->q->disk;
+	struct gendisk *gd = ut_rq_disk(ut_scsi_rq(cmd));
 
 	*host = sdev->host->host_no;
 	*channel = sdev->channel;
@@ -67,7 +69,7 @@ void ut_scsi_fill_where(struct scsi_cmnd *cmd, u32 *devt, u16 *host,
 
 static void ut_scsi_fill(struct usbtrail_rec_scsi *s, struct scsi_cmnd *cmd)
 {
-	struct request *rq = scsi_cmd_to_rq(cmd);
+	struct request *rq = ut_scsi_rq(cmd);
 	unsigned int ssize = cmd->device->sector_size;
 
 	ut_scsi_fill_where(cmd, &s->devt, &s->host, &s->channel, &s->id,
@@ -172,6 +174,12 @@ static void ut_scsi_eh_wakeup(void *data, struct Scsi_Host *shost)
 	rec.u.scsi.lba = ~0ULL;
 	ut_emit(&rec);
 }
+
+UT_TP_CHECK(scsi_dispatch_cmd_start, ut_scsi_start);
+UT_TP_CHECK(scsi_dispatch_cmd_done, ut_scsi_done);
+UT_TP_CHECK(scsi_dispatch_cmd_error, ut_scsi_error);
+UT_TP_CHECK(scsi_dispatch_cmd_timeout, ut_scsi_timeout);
+UT_TP_CHECK(scsi_eh_wakeup, ut_scsi_eh_wakeup);
 
 /* UT_TP_SCSI(): each tracepoint of scsi_mod and ut_<fn>, its probe */
 #define UT_SCSI_PROBE(id, fn, sys, mod, event, src) \

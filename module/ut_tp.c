@@ -24,6 +24,9 @@
 struct ut_tp_slot {
 	const struct ut_probe *probe;
 	struct tracepoint *tp;		/* non-NULL while attached */
+	u8 state;			/* enum usbtrail_probe_state */
+	int error;			/* of the last attempt */
+	bool warned;			/* its one warning is out */
 };
 
 /* a slot for each tracepoint of UT_TRACEPOINTS() */
@@ -46,6 +49,44 @@ static void ut_tp_add_table(const struct ut_probe *tab, unsigned int n)
 		ut_tp_slots[ut_tp_nslots++].probe = &tab[i];
 }
 
+/* Not attached, for a reason: one warning the first time.  ut_tp_lock held. */
+static void ut_tp_failed(struct ut_tp_slot *s, int error)
+{
+	lockdep_assert_held(&ut_tp_lock);
+	s->state = USBTRAIL_PROBE_FAILED;
+	s->error = error;
+	if (s->warned)
+		return;
+	s->warned = true;
+	if (error == -ENOENT)
+		pr_warn("probe %s:%s not attached: %s has no such tracepoint\n",
+			s->probe->module ?: "vmlinux", s->probe->name,
+			s->probe->module ?: "the kernel");
+	else
+		pr_warn("probe %s:%s not attached: error %d\n",
+			s->probe->module ?: "vmlinux", s->probe->name, error);
+}
+
+/*
+ * The probes of module `mod` (NULL: the kernel's) that its tracepoints
+ * did not attach: the module has no such tracepoint.  ut_tp_lock held.
+ */
+static void ut_tp_missing(const char *mod)
+{
+	struct ut_tp_slot *s;
+	unsigned int i;
+
+	lockdep_assert_held(&ut_tp_lock);
+	for (i = 0; i < ut_tp_nslots; i++) {
+		s = &ut_tp_slots[i];
+		if (s->tp || s->state == USBTRAIL_PROBE_FAILED ||
+		    !!mod != !!s->probe->module ||
+		    (mod && strcmp(mod, s->probe->module)))
+			continue;
+		ut_tp_failed(s, -ENOENT);
+	}
+}
+
 /*
  * Attach the probe meant for tracepoint tp of module `mod` (NULL: core).
  * ut_tp_lock held.
@@ -66,10 +107,12 @@ static void ut_tp_attach(struct tracepoint *tp, const char *mod)
 			continue;
 		ret = tracepoint_probe_register(tp, s->probe->func, NULL);
 		if (ret) {
-			pr_warn("cannot attach to %s: %d\n", tp->name, ret);
+			ut_tp_failed(s, ret);
 			continue;
 		}
 		s->tp = tp;
+		s->state = USBTRAIL_PROBE_ATTACHED;
+		s->error = 0;
 	}
 }
 
@@ -79,6 +122,8 @@ static void ut_tp_detach_slot(struct ut_tp_slot *s)
 	lockdep_assert_held(&ut_tp_lock);
 	tracepoint_probe_unregister(s->tp, s->probe->func, NULL);
 	s->tp = NULL;
+	s->state = USBTRAIL_PROBE_WAITING;
+	s->error = 0;
 }
 
 static int ut_tp_module_notify(struct notifier_block *nb, unsigned long val,
@@ -93,13 +138,18 @@ static int ut_tp_module_notify(struct notifier_block *nb, unsigned long val,
 		for (i = 0; i < mod->num_tracepoints; i++)
 			ut_tp_attach(tracepoint_ptr_deref(
 					&mod->tracepoints_ptrs[i]), mod->name);
+		ut_tp_missing(mod->name);
 	} else if (val == MODULE_STATE_GOING) {
 		for (i = 0; i < ut_tp_nslots; i++) {
 			struct ut_tp_slot *s = &ut_tp_slots[i];
 
-			if (s->tp && s->probe->module &&
-			    !strcmp(s->probe->module, mod->name))
+			if (!s->probe->module ||
+			    strcmp(s->probe->module, mod->name))
+				continue;
+			if (s->tp)
 				ut_tp_detach_slot(s);
+			s->state = USBTRAIL_PROBE_WAITING;
+			s->error = 0;
 		}
 	}
 	mutex_unlock(&ut_tp_lock);
@@ -128,6 +178,27 @@ u32 ut_tp_sources(void)
 	return src;
 }
 
+/* The state of each probe into out[], at most max; the count. */
+unsigned int ut_tp_probe_states(struct usbtrail_probe *out, unsigned int max)
+{
+	struct ut_tp_slot *s;
+	unsigned int i;
+
+	mutex_lock(&ut_tp_lock);
+	for (i = 0; i < ut_tp_nslots && i < max; i++) {
+		s = &ut_tp_slots[i];
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].name, sizeof(out[i].name), "%s:%s",
+			 s->probe->module ?: "vmlinux", s->probe->name);
+		out[i].source = s->probe->source;
+		out[i].error = s->error;
+		out[i].kind = USBTRAIL_PROBE_TRACEPOINT;
+		out[i].state = s->state;
+	}
+	mutex_unlock(&ut_tp_lock);
+	return i;
+}
+
 int ut_tp_init(void)
 {
 	int ret;
@@ -138,6 +209,7 @@ int ut_tp_init(void)
 
 	mutex_lock(&ut_tp_lock);
 	for_each_kernel_tracepoint(ut_tp_core_one, NULL);
+	ut_tp_missing(NULL);
 	mutex_unlock(&ut_tp_lock);
 
 	ret = register_tracepoint_module_notifier(&ut_tp_module_nb);

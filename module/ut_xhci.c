@@ -39,10 +39,11 @@ static u8 ut_xhci_dci(const struct usb_endpoint_descriptor *d)
 	return num * 2 + (usb_endpoint_dir_in(d) ? 1 : 0);
 }
 
-static void ut_xhci_event(void *data, void *ring, struct ut_trb *trb)
+static void ut_xhci_event(UT_TRB_PROTO)
 {
 	struct usbtrail_record rec = { .type = USBTRAIL_REC_XHCI_TRANSFER };
-	u32 f2 = le32_to_cpu(trb->field[2]), f3 = le32_to_cpu(trb->field[3]);
+	const struct ut_trb *t = (const void *)trb;
+	u32 f2 = le32_to_cpu(t->field[2]), f3 = le32_to_cpu(t->field[3]);
 	u8 type = UT_XHCI_TRB_TYPE(f3), cc = UT_XHCI_COMP_CODE(f2);
 	u8 slot = UT_XHCI_SLOT_ID(f3), dci = UT_XHCI_EP_ID(f3);
 	int i;
@@ -60,7 +61,7 @@ static void ut_xhci_event(void *data, void *ring, struct ut_trb *trb)
 		rec.flags = USBTRAIL_F_ERROR;
 	}
 	for (i = 0; i < 4; i++)
-		rec.u.xhci.trb[i] = le32_to_cpu(trb->field[i]);
+		rec.u.xhci.trb[i] = le32_to_cpu(t->field[i]);
 	rec.u.xhci.slot = slot;
 	rec.u.xhci.ep = dci;
 	rec.u.xhci.cc = cc;
@@ -72,14 +73,15 @@ static void ut_xhci_event(void *data, void *ring, struct ut_trb *trb)
 	ut_emit(&rec);
 }
 
-static void ut_xhci_command(void *data, void *ring, struct ut_trb *trb)
+static void ut_xhci_command(UT_TRB_PROTO)
 {
 	struct usbtrail_record rec = { .type = USBTRAIL_REC_XHCI_COMMAND };
-	u32 f3 = le32_to_cpu(trb->field[3]);
+	const struct ut_trb *t = (const void *)trb;
+	u32 f3 = le32_to_cpu(t->field[3]);
 	int i;
 
 	for (i = 0; i < 4; i++)
-		rec.u.xhci.trb[i] = le32_to_cpu(trb->field[i]);
+		rec.u.xhci.trb[i] = le32_to_cpu(t->field[i]);
 	rec.u.xhci.slot = UT_XHCI_SLOT_ID(f3);
 	rec.u.xhci.ep = UT_XHCI_EP_ID(f3);
 	rec.u.xhci.trb_type = UT_XHCI_TRB_TYPE(f3);
@@ -154,6 +156,14 @@ static void ut_xhci_urb_dequeue(void *data, struct urb *urb)
 {
 	ut_xhci_urb(USBTRAIL_REC_URB_DEQUEUE, urb);
 }
+
+/* the kernel's prototypes (ut_compat.h) */
+UT_TP_CHECK_XHCI(xhci_handle_event, ut_xhci_event);
+UT_TP_CHECK_XHCI(xhci_handle_command, ut_xhci_command);
+UT_TP_CHECK_XHCI(xhci_handle_port_status, ut_xhci_port);
+UT_TP_CHECK_XHCI(xhci_urb_enqueue, ut_xhci_urb_enqueue);
+UT_TP_CHECK_XHCI(xhci_urb_giveback, ut_xhci_urb_giveback);
+UT_TP_CHECK_XHCI(xhci_urb_dequeue, ut_xhci_urb_dequeue);
 
 /* UT_TP_XHCI(): each tracepoint of xhci-hcd and ut_<fn>, its probe */
 #define UT_XHCI_PROBE(id, fn, sys, mod, event, src) \

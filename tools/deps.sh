@@ -35,6 +35,7 @@ kcache=${USBTRAIL_KCACHE:-/var/cache/usbtrail/kernels}
 what=${1:-all}
 srcdir=/var/cache/usbtrail/src
 aptdir=/var/cache/usbtrail/apt
+rootdir=/var/cache/usbtrail/roots
 # where the `where` files of data/kmsg-formats.tsv live
 src_subtrees="drivers/usb drivers/scsi drivers/ata drivers/md drivers/base
 	block fs lib include kernel/printk"
@@ -50,7 +51,7 @@ test_pkgs="libcmocka-dev python3 qemu-system-x86 qemu-utils busybox-static
 	cpio xz-utils kmod sparse file procps dkms linux-source-6.1 fio
 	clang libclang-rt-14-dev jq tshark trace-cmd tcpdump chromium
 	systemd systemd-journal-remote sg3-utils gzip bzip2 zstd dos2unix
-	usb.ids shellcheck pv dmsetup"
+	usb.ids shellcheck pv dmsetup mmdebstrap"
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 
@@ -180,8 +181,10 @@ own_apt_update() {
 	[ -z "$own_apt_updated" ] || return 0
 	mkdir -p "$aptdir/lists/partial" "$aptdir/archives/partial"
 	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-	awk '!/^#/ && NF == 4 && $4 != "host" { print $4 }' \
-		"$here/kernel-sources.conf" | sort -u | while read -r suite; do
+	{ awk '!/^#/ && NF == 4 && $4 != "host" { print $4 }' \
+		"$here/kernel-sources.conf"
+	  awk '!/^#/ && NF == 3 && $3 !~ /^bookworm/ { print $3 }' \
+		"$here/kernels.conf"; } | sort -u | while read -r suite; do
 		case "$suite" in
 		*-security) url=http://deb.debian.org/debian-security ;;
 		*) url=http://deb.debian.org/debian ;;
@@ -253,13 +256,127 @@ kernel_source() {	# VERSION PACKAGE PACKAGE-VERSION SUITE
 	mv "$tree.tmp" "$tree"
 }
 
+# Fetch PACKAGE (any version: an ABI name pins it) from our own apt setup
+# into $aptdir/archives, unless a .deb of it is there; print its path.
+own_deb() {	# PACKAGE
+	for d in "$aptdir/archives/$1"_*.deb; do
+		[ -f "$d" ] && { echo "$d"; return 0; }
+	done
+	own_apt_update
+	echo "deps.sh: fetching $1" >&2
+	dl=$(mktemp -d "$aptdir/archives/partial/dl.XXXXXX")
+	chmod 755 "$dl"
+	(cd "$dl" && own_apt apt-get download -qq "$1" >/dev/null) ||
+		{ rm -rf "$dl"; die "cannot fetch $1 (see tools/kernels.conf)"; }
+	for d in "$dl"/*.deb; do
+		mv "$d" "$aptdir/archives/"
+		echo "$aptdir/archives/${d##*/}"
+	done
+	rm -rf "$dl"
+}
+
+# A kernel of another Debian release (tools/kernels.conf, a suite not
+# bookworm's): its image unpacked into $kcache/ABI as kernel_image() lays
+# it out, from our own apt setup.  7.x splits the image: linux-image-ABI is
+# an empty metapackage, the kernel is usr/lib/modules/ABI/vmlinuz in
+# linux-binary-ABI and the modules are in linux-modules-ABI; trixie's
+# packages are merged-/usr.  The test bed reads boot/vmlinuz-ABI and
+# lib/modules/ABI: both are made to be there.
+foreign_image() {	# ABI
+	abi=$1
+	[ -f "$kcache/$abi/.complete" ] && return 0
+	own_apt_update
+	if own_apt apt-cache show "linux-binary-$abi" >/dev/null 2>&1; then
+		pkgs="linux-binary-$abi linux-modules-$abi"
+	else
+		pkgs="linux-image-$abi"
+	fi
+	rm -rf "${kcache:?}/$abi"
+	mkdir -p "$kcache/$abi"
+	for p in $pkgs; do
+		dpkg-deb -x "$(own_deb "$p")" "$kcache/$abi" ||
+			die "cannot unpack $p"
+	done
+	r=$kcache/$abi
+	if [ ! -e "$r/lib/modules" ] && [ -d "$r/usr/lib/modules" ]; then
+		mkdir -p "$r/lib"
+		ln -s ../usr/lib/modules "$r/lib/modules"
+	fi
+	if [ ! -f "$r/boot/vmlinuz-$abi" ]; then
+		[ -f "$r/lib/modules/$abi/vmlinuz" ] ||
+			die "no vmlinuz in $pkgs"
+		mkdir -p "$r/boot"
+		ln -s "../lib/modules/$abi/vmlinuz" "$r/boot/vmlinuz-$abi"
+	fi
+	depmod -b "$r" "$abi" || die "depmod failed for $abi"
+	touch "$r/.complete"
+}
+
+# The sources line of a suite of Debian's archive.
+deb_line() {	# SUITE
+	case "$1" in
+	*-security) echo "deb http://deb.debian.org/debian-security $1 main" ;;
+	*) echo "deb http://deb.debian.org/debian $1 main" ;;
+	esac
+}
+
+# The build root of a release (bullseye, trixie): a chroot made from
+# Debian's archive with the compiler its kernel headers ask for (gcc-10,
+# gcc-14, which bookworm lacks), sparse and DKMS, for tools/kbuild.
+# mmdebstrap makes it into a temporary directory renamed when whole.
+build_root() {	# RELEASE
+	root=$rootdir/$1
+	[ -f "$root/.complete" ] && return 0
+	echo "deps.sh: making the $1 build root $root (a few minutes)" >&2
+	rm -rf "$root" "$root.tmp"
+	mkdir -p "$rootdir"
+	mmdebstrap --quiet --variant=apt \
+		--include=build-essential,kmod,xz-utils,zstd,sparse,dkms \
+		"$1" "$root.tmp" "$(deb_line "$1")" ||
+		{ rm -rf "$root.tmp"; die "mmdebstrap $1 failed"; }
+	touch "$root.tmp/.complete"
+	mv "$root.tmp" "$root"
+}
+
+# Install linux-headers-ABI (and through its dependencies the kbuild
+# programs and the compiler) into a build root, by the root's own apt.
+# The suite (bullseye-security, trixie-backports) is added to the root's
+# own sources first.
+root_headers() {	# RELEASE ABI SUITE
+	root=$rootdir/$1
+	# shellcheck disable=SC2016 # dpkg-query's format
+	chroot "$root" dpkg-query -W -f='${db:Status-Status}\n' \
+		"linux-headers-$2" 2>/dev/null | grep -qx installed && return 0
+	echo "deps.sh: installing linux-headers-$2 into $root" >&2
+	line=$(deb_line "$3")
+	grep -qxF "$line" "$root/etc/apt/sources.list" ||
+		echo "$line" >>"$root/etc/apt/sources.list"
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	unshare -m sh -c 'mount --make-rprivate / &&
+		mount -t proc proc "$1/proc" &&
+		chroot "$1" apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive chroot "$1" apt-get install \
+			-y -qq --no-install-recommends "linux-headers-$2" \
+			>/dev/null' sh "$root" "$2" ||
+		die "cannot install linux-headers-$2 into $root"
+}
+
 grep -v '^#' "$here/kernels.conf" | while read -r name abi suite; do
 	[ -n "$name" ] || continue
 	[ "$name" = default ] && continue
-	[ "$suite" = bookworm-backports ] && ensure_backports
-	# shellcheck disable=SC2046 # nothing, or one package name
-	apt_install $(missing "linux-headers-$abi")
-	kernel_image "$abi"
+	case "$suite" in
+	bookworm*)
+		[ "$suite" = bookworm-backports ] && ensure_backports
+		# shellcheck disable=SC2046 # nothing, or one package name
+		apt_install $(missing "linux-headers-$abi")
+		kernel_image "$abi"
+		;;
+	*)
+		foreign_image "$abi"
+		build_root "${suite%%-*}"
+		root_headers "${suite%%-*}" "$abi" "$suite"
+		;;
+	esac
 done
 
 grep -v '^#' "$here/kernel-sources.conf" | while read -r ver pkg pv suite; do

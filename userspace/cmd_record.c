@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <libevdev/libevdev.h>
+#include <linux/usbtrail.h>
 
 #include "cli.h"
 #include "evjson.h"
@@ -310,6 +311,9 @@ struct cmd_record_ctx {
 	struct rec_sink sink[REC_SINKS_MAX];
 	unsigned int nsink;
 	const char *trace_source;	/* "module", "tracefs", or NULL */
+	/* the module's USBTRAIL_IOC_INFO when it opened: meta.json's probes */
+	struct usbtrail_info module_info;
+	bool have_module_info;
 	bool no_source;			/* no event source opened: exit 3 */
 	struct json_object *uas;
 	struct json_object *descriptors;	/* "2-1": hex, for the report */
@@ -368,6 +372,7 @@ static void cmd_record_meta_fill(const struct cmd_record_ctx *x,
 	m->trace_source = x->trace_source;
 	m->src = x->src;
 	m->nsrc = x->nsrc;
+	m->module_info = x->have_module_info ? &x->module_info : NULL;
 	m->sink = x->sink;
 	m->nsink = x->nsink;
 	m->notes = x->notes;
@@ -565,6 +570,13 @@ static int cmd_record_trace_source(struct cmd_record_ctx *x, int *err)
 	if (want == CMD_RECORD_SOURCE_MODULE || want == CMD_RECORD_SOURCE_AUTO) {
 		ret = src_module_open(cmd_record_next_src(x), x->rec);
 		if (!ret) {
+			const struct usbtrail_info *in;
+
+			in = src_module_info(cmd_record_next_src(x));
+			if (in) {	/* kept: the source frees its own */
+				x->module_info = *in;
+				x->have_module_info = true;
+			}
 			x->trace_source = "module";
 			x->nsrc++;
 			return 0;

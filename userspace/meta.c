@@ -23,6 +23,7 @@
 
 #include "classify.h"
 #include "meta.h"
+#include "module_probes.h"
 #include "owner.h"
 #include "util.h"
 
@@ -249,6 +250,12 @@ static struct json_object *meta_build(const struct meta_record *m, bool done,
 	json_object_object_add(o, "trace_source", m->trace_source ?
 			       json_object_new_string(m->trace_source) : NULL);
 	json_object_object_add(o, "sources", meta_sources(m));
+	/* which of the module's probes attached, when the recording began */
+	if (m->module_info) {
+		a = module_probes_json(m->module_info);
+		if (a)
+			json_object_object_add(o, "module_probes", a);
+	}
 	json_object_object_add(o, "sinks", meta_sinks(m));
 	a = json_object_new_array();
 	for (i = 0; i < m->nnotes; i++)

@@ -32,6 +32,8 @@ struct meta_record {
 	bool duration_set;		/* --duration given */
 	const struct derive_opts *dip;
 	const char *trace_source;	/* "module", "tracefs", or NULL */
+	/* the module's USBTRAIL_IOC_INFO when it opened, or NULL */
+	const struct usbtrail_info *module_info;
 	const struct rec_source *src;
 	unsigned int nsrc;
 	const struct rec_sink *sink;

@@ -109,6 +109,12 @@ int src_module_open(struct rec_source *s, struct rec *r);
  * source owns fd from now on, also on failure.
  */
 int src_module_attach(struct rec_source *s, struct rec *r, int fd);
+/*
+ * The USBTRAIL_IOC_INFO of the module source @s when it opened (its probe
+ * table: module_probes.h), or NULL if @s was attached to an fd.
+ */
+struct usbtrail_info;
+const struct usbtrail_info *src_module_info(const struct rec_source *s);
 int src_tracefs_open(struct rec_source *s, struct rec *r);
 int src_kmsg_open(struct rec_source *s, struct rec *r);
 int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module_probes.h"
 #include "report.h"
 #include "util.h"
 
@@ -485,6 +486,8 @@ int report_html_write(FILE *f, const struct recording *r,
 		fprintf(f, "<p class='err'>%" PRIu64 " malformed lines and %"
 			PRIu64 " events over the limits were skipped.</p>\n",
 			r->malformed, r->skipped);
+	module_probes_missing(f, module_probes_of_meta(r->meta), "<p class='err'>",
+			      "</p>\n", 1);
 	report_html_devices(f, r, o);
 	report_html_throughput(f, r, idx, n);
 

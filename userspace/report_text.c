@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module_probes.h"
 #include "report.h"
 #include "util.h"
 
@@ -279,6 +280,7 @@ int report_text_write(FILE *f, const struct recording *r,
 		"(skipped), %" PRIu64 " over the limits (skipped)\n", r->lines,
 		r->nevs, r->ntraces, r->nsamples, r->usbmon, r->malformed,
 		r->skipped);
+	module_probes_missing(f, module_probes_of_meta(r->meta), "", "\n", 0);
 	for (i = 0; i < r->nevs; i++)
 		if (r->evs[i].type == EV_LOST)
 			fprintf(f, "lost at +%.3f s: %" PRIu64 " events of %s "

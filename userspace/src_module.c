@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "modrec.h"
+#include "module_probes.h"
 #include "record.h"
 
 #define SRC_MODULE_BATCH	256	/* records per read() */
@@ -23,6 +24,7 @@
 struct src_module {
 	uint8_t buf[SRC_MODULE_BATCH * USBTRAIL_RECORD_SIZE];
 	uint64_t lost_total;
+	struct usbtrail_info info;	/* when opened; zero if attached */
 };
 
 static void src_module_record(struct rec_source *s, struct rec *r,
@@ -115,6 +117,13 @@ int src_module_attach(struct rec_source *s, struct rec *r, int fd)
 	return 0;
 }
 
+const struct usbtrail_info *src_module_info(const struct rec_source *s)
+{
+	const struct src_module *m = s->priv;
+
+	return m && m->info.abi_version ? &m->info : NULL;
+}
+
 int src_module_open(struct rec_source *s, struct rec *r)
 {
 	struct usbtrail_info info;
@@ -123,8 +132,8 @@ int src_module_open(struct rec_source *s, struct rec *r)
 	fd = open(USBTRAIL_DEVICE, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (ioctl(fd, USBTRAIL_IOC_INFO, &info)) {
-		ret = -errno;
+	ret = module_probes_info(fd, &info);
+	if (ret) {
 		close(fd);
 		return ret;
 	}
@@ -136,6 +145,7 @@ int src_module_open(struct rec_source *s, struct rec *r)
 	ret = src_module_attach(s, r, fd);
 	if (ret)
 		return ret;
+	((struct src_module *)s->priv)->info = info;
 	/*
 	 * What the stream holds is from before the recording (the kernel
 	 * log is read from now on too), and so are the drops while no one

@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # usbtrail.ko during a stall: the command timeout, the UAS abort and the
-# device reset are recorded, in that order, with the disk they hit.
+# device reset are recorded, in that order, with the disk they hit; the
+# device reset under the handler's name of the kernel (7.3's
+# uas_eh_host_reset_handler).
+# kernels: all
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2016 # expanded in the guest
@@ -13,11 +16,14 @@ tb --devices uas --fault stall@3+8 --timeout 240 -- sh -c '
 	sleep 2
 	kill $!
 	cat /sys/kernel/debug/usbtrail/disks >/out/disks.txt
+	cat /sys/kernel/debug/usbtrail/probes >/out/probes.txt
 	wait
 	rmmod usbtrail && echo stall-ok
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 
 expect "$out/stdout.txt" '^stall-ok$'
+expect "$out/probes.txt" \
+	'^probe=uas:uas_eh_(device|host)_reset_handler kind=kretprobe state=attached '
 disk=$(cat "$out/disk.txt")
 # The midlayer aborts timed-out commands from a work item first, then
 # wakes the error handler thread, which resets the device.

@@ -5,13 +5,14 @@
 # handlers, scsi-eh-wakeup, xHCI commands) must be the same records,
 # field for field (docs/module.md lists the fields only the module has;
 # those record types are left out here).
+# kernels: all
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 
 rm -rf "$out/rec"
 # shellcheck disable=SC2016 # expanded in the guest
-tb --devices uas --fault stall@8+8 --timeout 300 ${TB_KERNEL:+--kernel $TB_KERNEL} -- sh -c '
+tb --devices uas --fault stall@8+8 --timeout 300 -- sh -c '
 	sh /tests/tracefs-vs-module.sh $TESTBED_UAS 22
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 expect "$out/stdout.txt" '^record exit 0$'
@@ -24,10 +25,23 @@ jq -r 'select(.type == "trace" and .source == "tracefs") | .text' \
 # span both recorded (a second in from either end of tracefs's)
 lo=$(awk 'NR == 1 { printf "%.9f", $2 + 1 }' "$out/tracefs.txt")
 hi=$(awk 'END { printf "%.9f", $2 - 1 }' "$out/tracefs.txt")
+# Without scsi_mod's BTF (5.10: no BTF of modules before 5.11) the
+# tracefs source's eh-* records carry no tag and opcode (docs/module.md,
+# "Kprobes on the error handlers"), and without the scsi events'
+# driver_tag (before 5.13) its scsi-* records no tag: compared without
+# them there.
+nobtf="" notag=""
+[ "$(cat "$out/scsi-btf.txt")" = yes ] || nobtf=1
+[ "$(cat "$out/scsi-tag.txt")" = yes ] || notag=1
+[ -z "$nobtf" ] || echo "note: no BTF of scsi_mod: eh-* compared without tag and opcode"
+[ -z "$notag" ] || echo "note: scsi events without driver_tag: scsi-* compared without tag"
 # pick FILE FROM TO: the comparable records in [FROM, TO] seconds
 pick() {
-	awk -v lo="$2" -v hi="$3" '$2 >= lo && $2 <= hi &&
+	awk -v lo="$2" -v hi="$3" -v nobtf="$nobtf" -v notag="$notag" '
+		$2 >= lo && $2 <= hi &&
 		$3 ~ /^(scsi-start|scsi-done|scsi-error|scsi-timeout|scsi-eh-wakeup|eh-start|eh-end|xhci-command)$/ {
+		if (nobtf && $3 ~ /^eh-/) { gsub(/ tag=[0-9]+/, ""); gsub(/ op=0x[0-9a-f]+/, "") }
+		if (notag && $3 ~ /^scsi-/) gsub(/ tag=[0-9]+/, "")
 		$1 = ""; $2 = ""; print substr($0, 3) }' "$1"
 }
 pick "$out/tracefs.txt" "$lo" "$hi" >"$out/tracefs-common.txt"

@@ -15,7 +15,7 @@ command -v jq >/dev/null 2>&1 || skip "jq is not installed"
 # the stall begins once the writes surely have.
 rm -rf "$out/rec" "$out/rec-term"
 # shellcheck disable=SC2016 # expanded in the guest
-tb --devices uas --fault stall@8+8 --timeout 300 ${TB_KERNEL:+--kernel $TB_KERNEL} -- sh -c '
+tb --devices uas --fault stall@8+8 --timeout 300 -- sh -c '
 	sh /tests/tracefs-source.sh $TESTBED_UAS 22
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 

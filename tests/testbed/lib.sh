@@ -17,9 +17,22 @@ skip() {
 	exit 77
 }
 
-# tb [testbed options] -- COMMAND: tools/testbed/run with our --out
+# tb [testbed options] -- COMMAND: tools/testbed/run with our --out, on
+# $TB_KERNEL when set (tests/run sets it for the tests marked "# kernels:
+# all"; a --kernel in the options comes later and wins)
 tb() {
-	"$top/tools/testbed/run" --out "$out" "$@"
+	"$top/tools/testbed/run" --out "$out" ${TB_KERNEL:+--kernel "$TB_KERNEL"} \
+		"$@"
+}
+
+# no_kernel_warning [FILE]: the guest's console (or FILE) has no kernel
+# WARNING, BUG or Oops
+no_kernel_warning() {
+	f=${1:-$out/console.log}
+	if grep -En '(WARNING:|BUG:|Oops|Call Trace:)' "$f" >"$out/warnings.txt"; then
+		fail "kernel warning in $(basename "$f"): $(head -n 3 "$out/warnings.txt")"
+	fi
+	echo "ok: $(basename "$f"): no kernel WARNING, BUG or Oops"
 }
 
 # expect FILE REGEX [WHAT]: FILE has a line matching the extended REGEX

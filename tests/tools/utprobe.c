@@ -50,6 +50,18 @@ int main(void)
 		       0);
 	utprobe_expect("record size", info.record_size, 0,
 		       USBTRAIL_RECORD_SIZE, 0);
+	utprobe_expect("info version", info.info_version, 0,
+		       USBTRAIL_INFO_VERSION, 0);
+	utprobe_expect("probes in the table", info.nprobes >= 19 &&
+		       info.nprobes <= USBTRAIL_PROBES_MAX, 0, 1, 0);
+	/* a reader of info version 1 gets its 48 bytes, nothing after */
+	memset(&info, 0xa5, sizeof(info));
+	r = ioctl(fd, USBTRAIL_IOC_INFO_V1, &info);
+	utprobe_expect("USBTRAIL_IOC_INFO_V1", r, errno, 0, 0);
+	utprobe_expect("v1: abi version", info.abi_version, 0,
+		       USBTRAIL_ABI_VERSION, 0);
+	utprobe_expect("v1: nothing past 48 bytes", info.nprobes, 0,
+		       0xa5a5a5a5, 0);
 	r = ioctl(fd, USBTRAIL_IOC_INFO, (void *)16);
 	utprobe_expect("INFO to a bad address", r, errno, -1, EFAULT);
 	/* I/O may be running: records come and go while it empties */

@@ -199,7 +199,48 @@ struct usbtrail_record {
 	} u;
 };
 
-/* USBTRAIL_IOC_INFO */
+/*
+ * One probe of the module (USBTRAIL_IOC_INFO's table, debugfs "probes"):
+ * a tracepoint or a kretprobe on an error handler, and whether it is
+ * attached now.  A handler renamed across kernels has a probe for each
+ * name: the names the running kernel lacks are USBTRAIL_PROBE_ALIAS when
+ * another name of the handler is attached.
+ */
+enum usbtrail_probe_kind {
+	USBTRAIL_PROBE_TRACEPOINT = 1,
+	USBTRAIL_PROBE_KRETPROBE,
+};
+
+enum usbtrail_probe_state {
+	USBTRAIL_PROBE_WAITING = 0,	/* its module is not loaded (yet) */
+	USBTRAIL_PROBE_ATTACHED,
+	USBTRAIL_PROBE_FAILED,		/* not attached: .error says why */
+	USBTRAIL_PROBE_ALIAS,		/* name absent, another one attached */
+};
+
+#define USBTRAIL_PROBE_NAME_LEN	48
+#define USBTRAIL_PROBES_MAX	32
+
+struct usbtrail_probe {
+	/* "module:event", "module:function"; module "vmlinux": built in */
+	char name[USBTRAIL_PROBE_NAME_LEN];
+	__u32 source;			/* the USBTRAIL_SRC_* bit it feeds */
+	__s32 error;			/* -errno of the last attempt, or 0 */
+	__u8 kind;			/* enum usbtrail_probe_kind */
+	__u8 state;			/* enum usbtrail_probe_state */
+	__u8 pad[6];
+};
+
+/*
+ * USBTRAIL_IOC_INFO.  The first 48 bytes are info version 1 (modules
+ * before the probe table, whose USBTRAIL_IOC_INFO_V1 still answers with
+ * them, info_version being their padding, 0); version 2 adds the table of
+ * every probe.  A reader tries USBTRAIL_IOC_INFO, then, on ENOTTY,
+ * USBTRAIL_IOC_INFO_V1.  The records are the same in both.
+ */
+#define USBTRAIL_INFO_VERSION	2
+#define USBTRAIL_INFO_V1_SIZE	48
+
 struct usbtrail_info {
 	__u32 abi_version;		/* USBTRAIL_ABI_VERSION */
 	__u32 record_size;		/* USBTRAIL_RECORD_SIZE */
@@ -209,10 +250,14 @@ struct usbtrail_info {
 	__u64 lost;			/* dropped: buffer full, read faulted */
 	__u64 stream_bytes;		/* stream buffer size, all CPUs */
 	__u32 sources;			/* USBTRAIL_SRC_* attached now */
+	__u32 info_version;		/* USBTRAIL_INFO_VERSION; 0: 1 */
+	/* info version 2 */
+	__u32 nprobes;			/* entries of probes[] used */
 	__u32 pad;
+	struct usbtrail_probe probes[USBTRAIL_PROBES_MAX];
 };
 
-/* usbtrail_info.sources */
+/* usbtrail_info.sources, usbtrail_probe.source */
 #define USBTRAIL_SRC_XHCI	0x01	/* xhci-hcd tracepoints */
 #define USBTRAIL_SRC_SCSI	0x02	/* scsi tracepoints */
 #define USBTRAIL_SRC_BLOCK	0x04	/* block tracepoints */
@@ -222,6 +267,8 @@ struct usbtrail_info {
 
 #define USBTRAIL_IOC_MAGIC	0xB8
 #define USBTRAIL_IOC_INFO	_IOR(USBTRAIL_IOC_MAGIC, 1, struct usbtrail_info)
+#define USBTRAIL_IOC_INFO_V1	_IOC(_IOC_READ, USBTRAIL_IOC_MAGIC, 1, \
+				     USBTRAIL_INFO_V1_SIZE)
 /*
  * Drop every record waiting in the stream, and the count of records lost
  * so far, at once: a reader that starts a recording starts from now.

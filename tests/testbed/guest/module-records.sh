@@ -23,5 +23,6 @@ cat "$d/usb" >/out/usb.txt
 cat "$d/disks" >/out/disks.txt
 cat "$d/stats" >/out/stats.txt
 cat "$d/flight" >/out/flight.txt
+cat "$d/probes" >/out/probes.txt
 rmmod usbtrail || exit 1
 echo module-records-ok

@@ -9,6 +9,21 @@ set -u
 disk=$1 secs=$2
 insmod "$USBTRAIL_KO" || exit 1
 basename "$disk" >/out/disk.txt
+# the tracefs source names the error handlers' command through scsi_mod's
+# BTF; kernels before 5.11 have no BTF of modules
+# (Debian's scsi_mod is a module)
+if [ -e /sys/kernel/btf/scsi_mod ]; then
+	echo yes >/out/scsi-btf.txt
+else
+	echo no >/out/scsi-btf.txt
+fi
+# and the SCSI commands' tag through the events' driver_tag (5.13 on)
+if grep -q driver_tag \
+	/sys/kernel/tracing/events/scsi/scsi_dispatch_cmd_start/format; then
+	echo yes >/out/scsi-tag.txt
+else
+	echo no >/out/scsi-tag.txt
+fi
 /tests/utcat --idle 100000 >/out/module.txt &
 cat_pid=$!
 # shellcheck disable=SC2016 # expanded by the inner sh

@@ -42,8 +42,8 @@ Every fault is logged with its time to OUT/faults.log.
 
 exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
     p.add_argument("--kernel", default="default",
-                   help="kernel from tools/kernels.conf: 6.1 (default) "
-                   "or 6.12, or an ABI name")
+                   help="kernel from tools/kernels.conf: 6.1 (default), "
+                   "5.10, 6.12 or 7.3, or an ABI name")
     p.add_argument("--devices", default="uas,bot",
                    help="comma-separated device list (default uas,bot)")
     p.add_argument("--fault", action="append", default=[],
