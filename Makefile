@@ -94,7 +94,9 @@ testbed-build: usbtrail
 		>$(KMOD_DIR)/build.log 2>&1 || { cat $(KMOD_DIR)/build.log; exit 1; }
 	@if grep -E '(warning|error):' $(KMOD_DIR)/build.log; then \
 		echo "usbtrail.ko for $(TESTBED_ABI) built with warnings" >&2; exit 1; fi
-	@cp -p $(KMOD_DIR)/src/module/usbtrail.ko $(KMOD_DIR)/usbtrail.ko
+	@# renamed into place: a guest of another test may be packing the old one
+	@cp -p $(KMOD_DIR)/src/module/usbtrail.ko $(KMOD_DIR)/usbtrail.ko.new && \
+		mv $(KMOD_DIR)/usbtrail.ko.new $(KMOD_DIR)/usbtrail.ko
 
 deps:
 	tools/deps.sh

@@ -2,6 +2,7 @@
 """One run of the test bed: QEMU started, the guest booted, faults
 driven through QMP on time while COMMAND runs, its status returned."""
 
+import fcntl
 import json
 import os
 import shlex
@@ -65,8 +66,14 @@ class Run:
     def build(self):
         if self.a.no_build:
             return
-        r = subprocess.run(["make", "-s", "-C", ROOT, "testbed-build",
-                            f"TESTBED_ABI={self.abi}"])
+        # one build at a time: tests/run boots several guests at once, and
+        # their builds share userspace/ and build/kmod/ABI/
+        os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
+        with open(os.path.join(ROOT, "build", ".testbed-build.lock"),
+                  "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            r = subprocess.run(["make", "-s", "-C", ROOT, "testbed-build",
+                                f"TESTBED_ABI={self.abi}"])
         if r.returncode != 0:
             die("building usbtrail or usbtrail.ko failed", EXIT_TESTBED)
 
