@@ -90,7 +90,7 @@ testbed-build: usbtrail
 	if [ -d $(KSRC_DIR) ]; then tools/tp-protos $(KSRC_DIR) >$$h.new && \
 		{ cmp -s $$h.new $$h && rm $$h.new || mv $$h.new $$h; }; \
 	else rm -f $$h; fi
-	@tools/kbuild $(TESTBED_ABI) $(KMOD_DIR)/src -s modules \
+	@+tools/kbuild $(TESTBED_ABI) $(KMOD_DIR)/src -s modules \
 		>$(KMOD_DIR)/build.log 2>&1 || { cat $(KMOD_DIR)/build.log; exit 1; }
 	@if grep -E '(warning|error):' $(KMOD_DIR)/build.log; then \
 		echo "usbtrail.ko for $(TESTBED_ABI) built with warnings" >&2; exit 1; fi
