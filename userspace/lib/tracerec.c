@@ -614,9 +614,9 @@ static void tracerec_scsi_where(const struct tracerec_state *st,
 
 /*
  * The sense key, ASC and ASCQ of a failed command, where the kernel's
- * scsi_dispatch_cmd_done has them (6.11 and later: sense_key, asc, ascq,
- * normalized from the sense buffer when it is valid, else 0); older
- * kernels: none, they stay 0.  Taken, as the module does (ut_scsi.c), for
+ * scsi_dispatch_cmd_done has them (sense_key, asc, ascq: 6.12 has them,
+ * 6.1 not; normalized from the sense buffer when it is valid, else 0);
+ * older kernels: none, they stay 0.  Taken, as the module does (ut_scsi.c), for
  * a CHECK CONDITION only.
  */
 static int tracerec_sense(const struct tracerec_ev *e, uint64_t result,

@@ -11,6 +11,13 @@ set -u
 disk=$1 secs=$2
 T=/sys/kernel/tracing
 basename "$disk" >/out/disk.txt
+# the kprobes follow the handlers' command through scsi_mod's BTF: none
+# before 5.11 (no BTF of modules)
+if [ -e /sys/kernel/btf/scsi_mod ]; then
+	echo yes >/out/scsi-btf.txt
+else
+	echo no >/out/scsi-btf.txt
+fi
 
 top() {
 	for f in tracing_on current_tracer set_event trace_clock \
