@@ -48,7 +48,14 @@ cat $T/dynamic_events >/out/dynamic-after.txt
 usbtrail record --no-pcap --source tracefs -o /out/rec-term --duration 60 \
 	>/out/record-term.out 2>/out/record-term.err &
 pid=$!
-sleep 5
+# once it records (its setup takes over 5 s on a slow guest: 5.10 under
+# TCG; a SIGTERM before its signals are handled kills it outright)
+i=0
+while [ $i -lt 120 ] && ! grep -q 'recording into' /out/record-term.err; do
+	sleep 0.5
+	i=$((i + 1))
+done
+sleep 2
 ls $T/instances >/out/instances-during.txt
 kill -TERM $pid
 wait $pid
