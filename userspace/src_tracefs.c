@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -655,6 +656,7 @@ static void src_tracefs_close(struct rec_source *s, struct rec *r)
 static int src_tracefs_setup(struct src_tracefs *t)
 {
 	unsigned int i, enabled = 0;
+	struct utsname uts;
 	long ncpus, per_cpu;
 	char kb[24];
 	int ret;
@@ -697,6 +699,9 @@ static int src_tracefs_setup(struct src_tracefs *t)
 		return -ENOMEM;
 	if (tracerec_state_init(t->st, t->tep) <= 0)
 		return -ENODATA;
+	/* what only the version says (tracerec.h: port_one_based) */
+	if (!uname(&uts))
+		tracerec_set_release(t->st, uts.release);
 	src_tracefs_scan(t->st);
 
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);

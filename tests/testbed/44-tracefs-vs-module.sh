@@ -28,20 +28,26 @@ hi=$(awk 'END { printf "%.9f", $2 - 1 }' "$out/tracefs.txt")
 # Without scsi_mod's BTF (5.10: no BTF of modules before 5.11) the
 # tracefs source's eh-* records carry no tag and opcode (docs/module.md,
 # "Kprobes on the error handlers"), and without the scsi events'
-# driver_tag (before 5.13) its scsi-* records no tag: compared without
-# them there.
-nobtf="" notag=""
+# driver_tag (before 5.13) its scsi-* records no tag, and without
+# scsi_dispatch_cmd_done's sense fields (6.1 and before) its scsi-done no
+# sense: compared without them there.  Everything else is compared on
+# every kernel.
+nobtf="" notag="" nosense=""
 [ "$(cat "$out/scsi-btf.txt")" = yes ] || nobtf=1
 [ "$(cat "$out/scsi-tag.txt")" = yes ] || notag=1
+[ "$(cat "$out/scsi-sense.txt")" = yes ] || nosense=1
 [ -z "$nobtf" ] || echo "note: no BTF of scsi_mod: eh-* compared without tag and opcode"
 [ -z "$notag" ] || echo "note: scsi events without driver_tag: scsi-* compared without tag"
+[ -z "$nosense" ] || echo "note: scsi_dispatch_cmd_done without sense fields: scsi-done compared without sense"
 # pick FILE FROM TO: the comparable records in [FROM, TO] seconds
 pick() {
-	awk -v lo="$2" -v hi="$3" -v nobtf="$nobtf" -v notag="$notag" '
+	awk -v lo="$2" -v hi="$3" -v nobtf="$nobtf" -v notag="$notag" \
+		-v nosense="$nosense" '
 		$2 >= lo && $2 <= hi &&
 		$3 ~ /^(scsi-start|scsi-done|scsi-error|scsi-timeout|scsi-eh-wakeup|eh-start|eh-end|xhci-command)$/ {
 		if (nobtf && $3 ~ /^eh-/) { gsub(/ tag=[0-9]+/, ""); gsub(/ op=0x[0-9a-f]+/, "") }
 		if (notag && $3 ~ /^scsi-/) gsub(/ tag=[0-9]+/, "")
+		if (nosense && $3 == "scsi-done") gsub(/ sense=[0-9a-f\/]+/, "")
 		$1 = ""; $2 = ""; print substr($0, 3) }' "$1"
 }
 pick "$out/tracefs.txt" "$lo" "$hi" >"$out/tracefs-common.txt"

@@ -6,7 +6,7 @@
 # (12-module-stall.sh); afterwards, and after a recording stopped by
 # SIGTERM, its instance and kprobes are gone, a dead recorder's stale ones
 # too, and the top-level tracing settings are as they were.
-# TB_KERNEL=6.12 runs it on the other kernel.
+# kernels: 5.10 7.3
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
@@ -44,14 +44,25 @@ jq -se --arg d "$disk" 'any(.[]; .type == "trace" and .rec == "eh-start"
 	fail "no eh-start event with disk $disk"
 echo "ok: eh-start events carry disk $disk"
 # the aborted commands are the ones uas names in the kernel log, in order:
-# the kprobes follow the struct scsi_cmnd * (offsets from BTF)
-rec_tags=$(sed -n 's/.* eh-start kind=abort driver=uas .* tag=\([0-9]*\) .*/\1/p' \
-	"$out/records.txt" | tr '\n' ' ')
+# the kprobes follow the struct scsi_cmnd * (offsets from scsi_mod's BTF;
+# without it, 5.10, the records name the disk of the last timeout only)
 log_tags=$(sed -n 's/.* tag#\([0-9]*\) uas_eh_abort_handler .*/\1/p' \
 	"$out/console.log" | tr '\n' ' ')
-{ [ -n "$rec_tags" ] && [ "$rec_tags" = "$log_tags" ]; } ||
-	fail "aborted tags: records '$rec_tags', kernel log '$log_tags'"
-echo "ok: aborted tags $rec_tags as the kernel log says"
+if [ "$(cat "$out/scsi-btf.txt")" = yes ]; then
+	rec_tags=$(sed -n 's/.* eh-start kind=abort driver=uas .* tag=\([0-9]*\) .*/\1/p' \
+		"$out/records.txt" | tr '\n' ' ')
+	{ [ -n "$rec_tags" ] && [ "$rec_tags" = "$log_tags" ]; } ||
+		fail "aborted tags: records '$rec_tags', kernel log '$log_tags'"
+	echo "ok: aborted tags $rec_tags as the kernel log says"
+else
+	n_rec=$(grep -c " eh-start kind=abort driver=uas disk=$disk " \
+		"$out/records.txt")
+	n_log=$(echo "$log_tags" | wc -w)
+	[ "$n_rec" = "$n_log" ] ||
+		fail "aborts: $n_rec records, $n_log in the kernel log"
+	echo "note: no BTF of scsi_mod: the aborts' tags are not compared"
+	echo "ok: $n_rec aborts of $disk, as many as the kernel log names"
+fi
 # the device reset resets the USB device: xHCI's Reset Device command (17)
 expect "$out/records.txt" " xhci-command slot=[0-9]+ ep=0 cc=1 trb=17 "
 expect "$out/records.txt" " xhci-transfer .* cc=26 "

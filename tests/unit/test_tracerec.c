@@ -119,13 +119,41 @@ static int test_collect(void *arg, const struct usbtrail_record *rec)
 	return 0;
 }
 
-/* The UAS disk of the capture: sda (8:0) at 1:0:0:0 */
-static void test_usb_disk(struct tracerec_state *st)
+/*
+ * The capture of each kernel's fixture (README): its pages, and the UAS
+ * disk at 1:0:0:0 (sda, 8:0, when uas bound first, else sdb, 8:16)
+ */
+static const struct test_capture {
+	const char *kernel;
+	const char *pages;	/* cpu0-PAGES.raw, cpu0-PAGES.txt */
+	uint32_t devt;
+	const char *disk;
+} test_captures[] = {
+	{ "5.10", "medium", 8 << 8, "sda" },
+	{ "6.1", "stall", 8 << 8, "sda" },
+	{ "6.12", "stall", 8 << 8, "sda" },
+	{ "7.3", "medium", 8 << 8 | 16, "sdb" },
+};
+
+static const struct test_capture *test_capture_of(const char *kernel)
 {
+	unsigned int i;
+
+	for (i = 0; i < sizeof(test_captures) / sizeof(test_captures[0]); i++)
+		if (!strcmp(test_captures[i].kernel, kernel))
+			return &test_captures[i];
+	fail_msg("no capture of %s", kernel);
+	return NULL;
+}
+
+static void test_usb_disk(struct tracerec_state *st, const char *kernel)
+{
+	const struct test_capture *c = test_capture_of(kernel);
 	struct tracerec_disk d = {
-		.host = 1, .devt = 8 << 8, .block_size = 512, .name = "sda",
+		.host = 1, .devt = c->devt, .block_size = 512,
 	};
 
+	snprintf(d.name, sizeof(d.name), "%s", c->disk);
 	assert_int_equal(tracerec_add_host(st, 1), 0);
 	assert_int_equal(tracerec_add_disk(st, &d), 0);
 }
@@ -158,10 +186,11 @@ static struct test_run *test_parse(const char *kernel, bool ptr_only,
 	/* 13 tracepoints and the 4 uas kprobes of the capture */
 	assert_int_equal(tracerec_state_init(run->st, run->tep), 17);
 	if (usb_disk)
-		test_usb_disk(run->st);
+		test_usb_disk(run->st, kernel);
 	kb = tep_kbuffer(run->tep);
 	assert_non_null(kb);
-	snprintf(path, sizeof(path), "%s/cpu0-stall.raw", pdir);
+	snprintf(path, sizeof(path), "%s/cpu0-%s.raw", pdir,
+		 test_capture_of(kernel)->pages);
 	pages = test_slurp(path, &len);
 	assert_non_null(pages);
 	assert_true(len >= 4096 && len % 4096 == 0);
@@ -190,8 +219,9 @@ static unsigned int test_text_count(const char *kernel, bool ptr_only,
 	unsigned int n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s%s/cpu0-stall.txt", FIXTURES,
-		 kernel, ptr_only ? "/ptr-only" : "");
+	snprintf(path, sizeof(path), "%s/%s%s/cpu0-%s.txt", FIXTURES,
+		 kernel, ptr_only ? "/ptr-only" : "",
+		 test_capture_of(kernel)->pages);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f))
@@ -199,6 +229,90 @@ static unsigned int test_text_count(const char *kernel, bool ptr_only,
 			n++;
 	fclose(f);
 	return n;
+}
+
+/* -- events built from a kernel's format: each field at its offset -- */
+
+static struct tep_event *test_event(struct tep_handle *tep, const char *sys,
+				    const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, sys, name);
+
+	assert_non_null(ev);
+	return ev;
+}
+
+/* Set numeric field NAME of event EV in buffer BUF; false if none. */
+static bool test_set(struct tep_event *ev, uint8_t *buf, const char *name,
+		     uint64_t v)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, name);
+
+	if (!f)
+		return false;
+	assert_true(f->size >= 1 && f->size <= 8);
+	memcpy(buf + f->offset, &v, (size_t)f->size);	/* little-endian */
+	return true;
+}
+
+/* The __data_loc array NAME: LEN bytes of P after the fixed fields */
+static size_t test_set_loc(struct tep_event *ev, uint8_t *buf, size_t end,
+			   const char *name, const void *p, size_t len)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+	uint32_t loc;
+
+	assert_non_null(f);
+	assert_true(f->flags & TEP_FIELD_IS_DYNAMIC);
+	loc = (uint32_t)len << 16 | (uint32_t)end;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		loc -= (uint32_t)(f->offset + 4);
+	memcpy(buf + f->offset, &loc, 4);
+	memcpy(buf + end, p, len);
+	return end + len;
+}
+
+/* The end of the fixed fields of EV: where dynamic data may go */
+static size_t test_fixed_end(struct tep_event *ev)
+{
+	struct tep_format_field *f;
+	size_t end = 0;
+
+	for (f = ev->format.fields; f; f = f->next)
+		if ((size_t)(f->offset + f->size) > end)
+			end = (size_t)(f->offset + f->size);
+	return (end + 3) & ~(size_t)3;
+}
+
+/*
+ * A scsi_dispatch_cmd_done of a WRITE(10) of 1:0:0:0 at LBA 2048 as the
+ * format lays it out, with RESULT and the sense fields where the format
+ * has them; *has_sense says whether it had.
+ */
+static int test_scsi_done(struct test_run *run, uint32_t result,
+			  struct usbtrail_record *rec, bool *has_sense)
+{
+	static const uint8_t cdb[10] = { 0x2a, 0, 0, 0, 0x08, 0, 0, 0, 8, 0 };
+	struct tep_event *ev = test_event(run->tep, "scsi",
+					  "scsi_dispatch_cmd_done");
+	uint8_t buf[256];
+	size_t end;
+
+	memset(buf, 0, sizeof(buf));
+	assert_true(test_set(ev, buf, "common_type", (uint64_t)ev->id));
+	assert_true(test_set(ev, buf, "host_no", 1));
+	assert_true(test_set(ev, buf, "result", result));
+	assert_true(test_set(ev, buf, "opcode", 0x2a));
+	assert_true(test_set(ev, buf, "cmd_len", sizeof(cdb)));
+	test_set(ev, buf, "driver_tag", 7);	/* 5.13 and later */
+	*has_sense = test_set(ev, buf, "sense_key", 0x02);
+	if (*has_sense) {
+		assert_true(test_set(ev, buf, "asc", 0x3a));
+		assert_true(test_set(ev, buf, "ascq", 0x00));
+	}
+	end = test_set_loc(ev, buf, test_fixed_end(ev), "cmnd", cdb,
+			   sizeof(cdb));
+	return tracerec_parse_event(run->st, 5, 0, buf, end, rec);
 }
 
 static unsigned int test_count(const struct test_run *run, unsigned int type)
@@ -237,7 +351,9 @@ static unsigned int test_text_abort_tags(const char *kernel, int *tags,
 static void test_stall(const char *kernel, bool ptr_only)
 {
 	struct test_run *run = test_parse(kernel, ptr_only, true);
+	const struct test_capture *c = test_capture_of(kernel);
 	const struct usbtrail_record *r;
+	char blk_text[64];
 	unsigned int i, j, timeouts = 0, aborts = 0, stopped = 0, resets = 0;
 	unsigned int blk = 0, nissued = 0, ntags = 0;
 	uint64_t issued[512], last_ts = 0;
@@ -250,9 +366,9 @@ static void test_stall(const char *kernel, bool ptr_only)
 		last_ts = r->ts_ns;
 		switch (r->type) {
 		case USBTRAIL_REC_SCSI_TIMEOUT:
-			/* a 512 KiB WRITE(10) of sda */
-			assert_string_equal(r->u.scsi.disk, "sda");
-			assert_int_equal(r->u.scsi.devt, 8 << 8);
+			/* a 512 KiB WRITE(10) of the UAS disk */
+			assert_string_equal(r->u.scsi.disk, c->disk);
+			assert_int_equal(r->u.scsi.devt, c->devt);
 			assert_int_equal(r->u.scsi.host, 1);
 			assert_int_equal(r->u.scsi.opcode, 0x2a);
 			assert_int_equal(r->u.scsi.len, 524288);
@@ -262,8 +378,8 @@ static void test_stall(const char *kernel, bool ptr_only)
 			break;
 		case USBTRAIL_REC_EH_START:
 			assert_int_equal(r->u.eh.driver, USBTRAIL_DRV_UAS);
-			assert_string_equal(r->u.eh.disk, "sda");
-			assert_int_equal(r->u.eh.devt, 8 << 8);
+			assert_string_equal(r->u.eh.disk, c->disk);
+			assert_int_equal(r->u.eh.devt, c->devt);
 			assert_int_equal(r->u.eh.host, 1);
 			/* without BTF a reset names the disk, not a command */
 			if (!ptr_only || r->u.eh.kind == USBTRAIL_EH_ABORT)
@@ -274,7 +390,7 @@ static void test_stall(const char *kernel, bool ptr_only)
 			}
 			break;
 		case USBTRAIL_REC_EH_END:
-			assert_string_equal(r->u.eh.disk, "sda");
+			assert_string_equal(r->u.eh.disk, c->disk);
 			/* aborts of commands QEMU still holds fail */
 			if (r->u.eh.kind == USBTRAIL_EH_ABORT)
 				assert_int_equal(r->u.eh.result, 0x2003);
@@ -303,7 +419,7 @@ static void test_stall(const char *kernel, bool ptr_only)
 				issued[nissued++] = r->u.blk.sector;
 			break;
 		case USBTRAIL_REC_BLK_COMPLETE:
-			assert_string_equal(r->u.blk.disk, "sda");
+			assert_string_equal(r->u.blk.disk, c->disk);
 			assert_int_equal(r->u.blk.bytes, 524288);
 			assert_int_equal(r->u.blk.op, 1);	/* write */
 			assert_int_equal(r->u.blk.error, 0);
@@ -335,8 +451,9 @@ static void test_stall(const char *kernel, bool ptr_only)
 	assert_int_equal(resets, test_text_count(kernel, ptr_only,
 						 "Reset Device Command"));
 	assert_true(resets >= 1);
-	assert_int_equal(blk, test_text_count(kernel, ptr_only,
-					      "block_rq_complete: 8,0"));
+	snprintf(blk_text, sizeof(blk_text), "block_rq_complete: 8,%u ",
+		 (unsigned int)(c->devt & 0xff));
+	assert_int_equal(blk, test_text_count(kernel, ptr_only, blk_text));
 	assert_true(blk >= 1);
 	assert_int_equal(test_count(run, USBTRAIL_REC_SCSI_DONE),
 			 test_text_count(kernel, ptr_only,
@@ -638,6 +755,241 @@ static void test_tracerec_missed(void **state)
 	test_release(run);
 }
 
+/*
+ * 5.10's and 7.3's captures: a write fails with medium not present.  On
+ * 7.3 the sense comes from scsi_dispatch_cmd_done's own fields, as the
+ * kernel's text shows it (no module, no kernel log); 5.10's event has
+ * none: no sense, not a guessed one.  7.3's URBs name the device
+ * (devname "2-1"); its transfer events decode with the dma field before
+ * the TRB.
+ */
+static void test_medium(const char *kernel, bool has_sense, bool devname)
+{
+	const struct test_capture *c = test_capture_of(kernel);
+	struct test_run *run = test_parse(kernel, false, true);
+	unsigned int i, sense = 0, done = 0, urbs = 0, xfers = 0, failed = 0;
+	unsigned int checks = 0;
+
+	for (i = 0; i < run->n; i++) {
+		const struct usbtrail_record *r = &run->recs[i];
+
+		switch (r->type) {
+		case USBTRAIL_REC_SCSI_DONE:
+			done++;
+			if ((r->u.scsi.result & 0xff) != 0x02)
+				break;
+			checks++;	/* the CHECK CONDITION */
+			assert_int_equal(r->flags, USBTRAIL_F_ERROR);
+			assert_string_equal(r->u.scsi.disk, c->disk);
+			assert_int_equal(r->u.scsi.opcode, 0x2a);
+			assert_int_equal(r->u.scsi.lba, 2048);
+			assert_int_equal(r->u.scsi.len, 524288);
+			assert_int_equal(r->u.scsi.sense_key, has_sense ? 2 : 0);
+			assert_int_equal(r->u.scsi.asc, has_sense ? 0x3a : 0);
+			assert_int_equal(r->u.scsi.ascq, 0x00);
+			sense += r->u.scsi.sense_key != 0;
+			break;
+		case USBTRAIL_REC_URB_ENQUEUE:
+			assert_int_equal(r->u.urb.busnum, devname ? 2 : 0);
+			if (devname)
+				assert_string_equal(r->u.urb.devpath, "1");
+			assert_int_equal(r->u.urb.slot, 1);
+			urbs++;
+			break;
+		case USBTRAIL_REC_XHCI_TRANSFER:
+			assert_int_equal(r->u.xhci.slot, 1);
+			assert_int_equal(r->u.xhci.busnum, devname ? 2 : 0);
+			assert_true(r->u.xhci.cc == 1 || r->u.xhci.cc == 13);
+			xfers++;
+			break;
+		case USBTRAIL_REC_BLK_COMPLETE:
+			assert_string_equal(r->u.blk.disk, c->disk);
+			failed += r->u.blk.error != 0;
+			break;
+		default:
+			break;
+		}
+	}
+	assert_int_equal(checks, 1);
+	assert_int_equal(sense, test_text_count(kernel, false,
+				"sense=(key=0x2 asc=0x3a ascq=0x0)"));
+	assert_int_equal(sense, has_sense ? 1 : 0);
+	assert_int_equal(done, test_text_count(kernel, false,
+					       "scsi_dispatch_cmd_done:"));
+	assert_int_equal(urbs, test_text_count(kernel, false,
+					       "xhci_urb_enqueue:"));
+	assert_true(urbs > 0);
+	assert_int_equal(xfers, test_text_count(kernel, false,
+						"xhci_handle_event:"));
+	assert_int_equal(failed, test_text_count(kernel, false, " [-"));
+	assert_int_equal(failed, 1);
+	test_release(run);
+}
+
+static void test_tracerec_medium_510(void **state)
+{
+	(void)state;
+	test_medium("5.10", false, false);
+}
+
+static void test_tracerec_medium_73(void **state)
+{
+	(void)state;
+	test_medium("7.3", true, true);
+}
+
+/* The four kernels of tools/kernels.conf, oldest first */
+static const char *const test_kernels[] = { "5.10", "6.1", "6.12", "7.3" };
+#define TEST_NKERNELS	(sizeof(test_kernels) / sizeof(test_kernels[0]))
+
+static bool test_has(struct tep_handle *tep, const char *sys,
+		     const char *name, const char *field)
+{
+	return tep_find_field(test_event(tep, sys, name), field) != NULL;
+}
+
+/*
+ * What each kernel's formats carry, as docs/record.md tells it: found by
+ * name, whatever the offsets (5.10: no driver_tag; 6.12: devname, sense,
+ * ioprio, no str; 7.3: dma), and every capture decodes (test_parse).
+ */
+static void test_tracerec_formats(void **state)
+{
+	unsigned int k;
+
+	(void)state;
+	for (k = 0; k < TEST_NKERNELS; k++) {
+		struct test_run *run = test_parse(test_kernels[k], false,
+						  true);
+		struct tep_handle *t = run->tep;
+		bool ge61 = k >= 1, ge612 = k >= 2, ge73 = k >= 3;
+
+		assert_true(run->n > 0);
+		assert_int_equal(test_has(t, "scsi", "scsi_dispatch_cmd_done",
+					  "driver_tag"), ge61);
+		assert_int_equal(test_has(t, "scsi", "scsi_dispatch_cmd_done",
+					  "sense_key"), ge612);
+		assert_int_equal(test_has(t, "scsi",
+					  "scsi_dispatch_cmd_timeout", "asc"),
+				 ge612);
+		assert_int_equal(test_has(t, "xhci-hcd", "xhci_urb_enqueue",
+					  "devname"), ge612);
+		assert_int_equal(test_has(t, "xhci-hcd", "xhci_handle_event",
+					  "str"), !ge612);
+		assert_int_equal(test_has(t, "xhci-hcd", "xhci_handle_event",
+					  "dma"), ge73);
+		assert_int_equal(test_has(t, "block", "block_rq_complete",
+					  "ioprio"), ge612);
+		assert_int_equal(test_has(t, "block", "block_rq_issue",
+					  "ioprio"), ge612);
+		assert_int_equal(test_has(t, "xhci-hcd",
+					  "xhci_handle_port_status", "busnum"),
+				 ge612);
+		test_release(run);
+	}
+}
+
+/*
+ * A failed command's sense from the tracepoint alone, where the kernel's
+ * format has it (6.12, 7.3): medium not present, 02/3A/00; a CHECK
+ * CONDITION only, as the module takes it.
+ */
+static void test_tracerec_sense(void **state)
+{
+	struct usbtrail_record rec;
+	unsigned int k;
+	bool has;
+
+	(void)state;
+	for (k = 0; k < TEST_NKERNELS; k++) {
+		struct test_run *run = test_parse(test_kernels[k], false,
+						  true);
+
+		/* CHECK CONDITION (SAM status 2), DID_OK */
+		assert_int_equal(test_scsi_done(run, 0x02, &rec, &has), 1);
+		assert_int_equal(has, k >= 2);
+		assert_int_equal(rec.type, USBTRAIL_REC_SCSI_DONE);
+		assert_int_equal(rec.flags, USBTRAIL_F_ERROR);
+		assert_string_equal(rec.u.scsi.disk,
+				    test_capture_of(test_kernels[k])->disk);
+		assert_int_equal(rec.u.scsi.opcode, 0x2a);
+		assert_int_equal(rec.u.scsi.lba, 2048);
+		assert_int_equal(rec.u.scsi.len, 8 * 512);
+		assert_int_equal(rec.u.scsi.tag, k >= 1 ? 7 : 0);
+		assert_int_equal(rec.u.scsi.sense_key, has ? 0x02 : 0);
+		assert_int_equal(rec.u.scsi.asc, has ? 0x3a : 0);
+		assert_int_equal(rec.u.scsi.ascq, 0);
+		/* a timeout (DID_TIME_OUT) is no sense, whatever the bytes */
+		assert_int_equal(test_scsi_done(run, 0x03 << 16, &rec, &has),
+				 1);
+		assert_int_equal(rec.flags, USBTRAIL_F_ERROR);
+		assert_int_equal(rec.u.scsi.sense_key, 0);
+		assert_int_equal(rec.u.scsi.asc, 0);
+		assert_int_equal(run->st->malformed, 0);
+		test_release(run);
+	}
+}
+
+/* Port numbers: the event's 0-based portnum before 6.18, 1-based after */
+static void test_tracerec_port(void **state)
+{
+	static const struct {
+		const char *kernel, *release;
+		unsigned int portnum, port;
+	} cases[] = {
+		{ "6.12", "6.12.117+deb12-amd64", 1, 2 },
+		{ "6.12", NULL, 1, 2 },		/* no release: 0-based */
+		{ "7.3", "7.3.4+deb13-amd64", 2, 2 },
+		{ "7.3", "6.18.1", 2, 2 },
+		{ "5.10", "5.10.0-46-amd64", 0, 1 },
+	};
+	struct usbtrail_record rec;
+	unsigned int i;
+	bool has_bus;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct test_run *run = test_parse(cases[i].kernel, false,
+						  true);
+		struct tep_event *ev = test_event(run->tep, "xhci-hcd",
+						  "xhci_handle_port_status");
+		uint8_t buf[64];
+
+		if (cases[i].release)
+			assert_int_equal(tracerec_set_release(run->st,
+							      cases[i].release),
+					 0);
+		memset(buf, 0, sizeof(buf));
+		assert_true(test_set(ev, buf, "common_type",
+				     (uint64_t)ev->id));
+		assert_true(test_set(ev, buf, "portnum", cases[i].portnum));
+		assert_true(test_set(ev, buf, "portsc", 0x206e1));
+		/* busnum: 6.8 and later */
+		has_bus = test_set(ev, buf, "busnum", 2);
+		assert_int_equal(has_bus, strcmp(cases[i].kernel, "5.10") != 0);
+		assert_int_equal(tracerec_parse_event(run->st, 1, 0, buf,
+						      test_fixed_end(ev), &rec),
+				 1);
+		assert_int_equal(rec.type, USBTRAIL_REC_XHCI_PORT);
+		assert_int_equal(rec.u.port.port, cases[i].port);
+		assert_int_equal(rec.u.port.portsc, 0x206e1);
+		assert_int_equal(rec.u.port.busnum, has_bus ? 2 : 0);
+		test_release(run);
+	}
+	{
+		struct tracerec_state *st = calloc(1, sizeof(*st));
+
+		assert_non_null(st);
+		assert_int_equal(tracerec_set_release(st, "x"), -EINVAL);
+		assert_int_equal(tracerec_set_release(st, "7"), -EINVAL);
+		assert_int_equal(tracerec_set_release(st, "6.17.9"), 0);
+		assert_false(st->port_one_based);
+		assert_int_equal(tracerec_set_release(st, "10.0"), 0);
+		assert_true(st->port_one_based);
+		free(st);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -651,6 +1003,11 @@ int main(void)
 		cmocka_unit_test(test_tracerec_missed),
 		cmocka_unit_test(test_tracerec_late_events),
 		cmocka_unit_test(test_tracerec_eh_slots),
+		cmocka_unit_test(test_tracerec_formats),
+		cmocka_unit_test(test_tracerec_sense),
+		cmocka_unit_test(test_tracerec_medium_510),
+		cmocka_unit_test(test_tracerec_medium_73),
+		cmocka_unit_test(test_tracerec_port),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,9 +5,11 @@
  * ut_eh.c).  See tracerec.h for the data flow, docs/module.md for what a
  * tracepoint lacks that the module reads from the kernel's structures.
  *
- * Fields are found by name in the event formats the kernel publishes, so
- * 6.1's and 6.12's layouts both decode; every read is checked against the
- * size of the event, which comes from an untrusted page.
+ * Fields are found by name in the event formats the kernel publishes, with
+ * the offsets and sizes it gives, so every layout from 5.10's to 7.3's
+ * decodes (tests/fixtures/tracefs/KERNEL/); a field a kernel lacks is
+ * absent, not guessed (docs/record.md says which); every read is checked
+ * against the size of the event, which comes from an untrusted page.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -139,6 +141,21 @@ int tracerec_state_events(struct tracerec_state *st)
 					TRACEREC_EH_ENTRY, eh);
 	}
 	return st->nids;
+}
+
+int tracerec_set_release(struct tracerec_state *st, const char *release)
+{
+	unsigned long major, minor;
+	char *end;
+
+	if (!st || !release || *release < '0' || *release > '9')
+		return -EINVAL;
+	major = strtoul(release, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	minor = strtoul(end + 1, &end, 10);
+	st->port_one_based = major > 6 || (major == 6 && minor >= 18);
+	return 0;
 }
 
 int tracerec_add_host(struct tracerec_state *st, unsigned int host)
@@ -397,7 +414,8 @@ static int tracerec_xhci_command(struct tracerec_state *st,
 	return 1;
 }
 
-static int tracerec_xhci_port(const struct tracerec_ev *e,
+static int tracerec_xhci_port(const struct tracerec_state *st,
+			      const struct tracerec_ev *e,
 			      struct usbtrail_record *rec)
 {
 	uint64_t portnum, portsc, busnum = 0;
@@ -412,7 +430,9 @@ static int tracerec_xhci_port(const struct tracerec_ev *e,
 	rec->type = USBTRAIL_REC_XHCI_PORT;
 	rec->u.port.portsc = (uint32_t)portsc;
 	rec->u.port.busnum = (uint16_t)busnum;
-	rec->u.port.port = (uint16_t)(portnum + 1);
+	/* the record's port is 1-based; the event's is from 6.18 on */
+	rec->u.port.port = (uint16_t)(st->port_one_based ? portnum :
+				      portnum + 1);
 	return 1;
 }
 
@@ -589,6 +609,36 @@ static void tracerec_scsi_where(const struct tracerec_state *st,
 		*block_size = d->block_size ? d->block_size : 512;
 }
 
+/* SAM status CHECK CONDITION: the sense buffer holds the device's sense */
+#define TRACEREC_SAM_CHECK_CONDITION	0x02
+
+/*
+ * The sense key, ASC and ASCQ of a failed command, where the kernel's
+ * scsi_dispatch_cmd_done has them (sense_key, asc, ascq: 6.12 has them,
+ * 6.1 not; normalized from the sense buffer when it is valid, else 0);
+ * older kernels: none, they stay 0.  Taken, as the module does (ut_scsi.c), for
+ * a CHECK CONDITION only.
+ */
+static int tracerec_sense(const struct tracerec_ev *e, uint64_t result,
+			  struct usbtrail_rec_scsi *s)
+{
+	uint64_t key, asc, ascq;
+	int ret;
+
+	if ((result & 0xff) != TRACEREC_SAM_CHECK_CONDITION)
+		return 0;
+	ret = tracerec_num(e, "sense_key", &key);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret || tracerec_need(e, "asc", &asc) ||
+	    tracerec_need(e, "ascq", &ascq))
+		return -EINVAL;
+	s->sense_key = (uint8_t)key;
+	s->asc = (uint8_t)asc;
+	s->ascq = (uint8_t)ascq;
+	return 0;
+}
+
 static int tracerec_scsi(struct tracerec_state *st,
 			 const struct tracerec_ev *e, enum tracerec_kind kind,
 			 struct usbtrail_record *rec)
@@ -658,7 +708,8 @@ static int tracerec_scsi(struct tracerec_state *st,
 	tracerec_cdb(cdb, clen, &lba, &blocks);
 	s->lba = lba;
 	s->len = (uint32_t)(blocks * bsize);
-	/* no sense bytes in scsi_dispatch_cmd_done: key/ASC/ASCQ stay 0 */
+	if (kind == TRACEREC_SCSI_DONE && tracerec_sense(e, result, s))
+		return -EINVAL;
 	return 1;
 }
 
@@ -881,7 +932,7 @@ int tracerec_parse_event(struct tracerec_state *st, uint64_t ts,
 		ret = tracerec_xhci_command(st, &e, cpu, &r);
 		break;
 	case TRACEREC_XHCI_PORT:
-		ret = tracerec_xhci_port(&e, &r);
+		ret = tracerec_xhci_port(st, &e, &r);
 		break;
 	case TRACEREC_URB_ENQUEUE:
 	case TRACEREC_URB_GIVEBACK:

@@ -119,6 +119,13 @@ struct tracerec_state {
 	struct tep_handle *tep;		/* not owned */
 	/* what the source learned from sysfs (tracerec_set_*) */
 	bool all_scsi;
+	/*
+	 * What the running kernel's version says and no format does
+	 * (tracerec_set_release): xhci_handle_port_status's portnum is
+	 * 1-based from 6.18 on ("usb: xhci: align PORTSC trace with
+	 * one-based port numbering"), 0-based before, in the same field
+	 */
+	bool port_one_based;
 	unsigned int nhosts;
 	uint32_t hosts[TRACEREC_HOSTS_MAX];
 	unsigned int ndisks;
@@ -161,6 +168,13 @@ int tracerec_state_init(struct tracerec_state *st, struct tep_handle *tep);
  * Returns how many it knows now.
  */
 int tracerec_state_events(struct tracerec_state *st);
+
+/*
+ * The release of the kernel whose events these are ("7.3.4+deb13-amd64",
+ * uname -r): sets what only the version tells (port_one_based).  Returns
+ * 0, or -EINVAL when it does not begin with MAJOR.MINOR (nothing set).
+ */
+int tracerec_set_release(struct tracerec_state *st, const char *release);
 
 /* The SCSI hosts whose commands are wanted (uas, usb-storage). */
 int tracerec_add_host(struct tracerec_state *st, unsigned int host);

@@ -11,6 +11,13 @@ set -u
 disk=$1 secs=$2
 T=/sys/kernel/tracing
 basename "$disk" >/out/disk.txt
+# the kprobes follow the handlers' command through scsi_mod's BTF: none
+# before 5.11 (no BTF of modules)
+if [ -e /sys/kernel/btf/scsi_mod ]; then
+	echo yes >/out/scsi-btf.txt
+else
+	echo no >/out/scsi-btf.txt
+fi
 
 top() {
 	for f in tracing_on current_tracer set_event trace_clock \
@@ -41,7 +48,14 @@ cat $T/dynamic_events >/out/dynamic-after.txt
 usbtrail record --no-pcap --source tracefs -o /out/rec-term --duration 60 \
 	>/out/record-term.out 2>/out/record-term.err &
 pid=$!
-sleep 5
+# once it records (its setup takes over 5 s on a slow guest: 5.10 under
+# TCG; a SIGTERM before its signals are handled kills it outright)
+i=0
+while [ $i -lt 120 ] && ! grep -q 'recording into' /out/record-term.err; do
+	sleep 0.5
+	i=$((i + 1))
+done
+sleep 2
 ls $T/instances >/out/instances-during.txt
 kill -TERM $pid
 wait $pid

@@ -17,6 +17,14 @@ if [ -e /sys/kernel/btf/scsi_mod ]; then
 else
 	echo no >/out/scsi-btf.txt
 fi
+# a failed command's sense through scsi_dispatch_cmd_done's sense_key
+# (6.12 has it, 6.1 not)
+if grep -q sense_key \
+	/sys/kernel/tracing/events/scsi/scsi_dispatch_cmd_done/format; then
+	echo yes >/out/scsi-sense.txt
+else
+	echo no >/out/scsi-sense.txt
+fi
 # and the SCSI commands' tag through the events' driver_tag (5.13 on)
 if grep -q driver_tag \
 	/sys/kernel/tracing/events/scsi/scsi_dispatch_cmd_start/format; then
