@@ -13,10 +13,19 @@
  * slots claimed with one atomic increment; each slot carries the index it
  * holds, written after the record, so a lock-free reader (the panic
  * handler) can tell a complete slot from one being overwritten.
+ *
+ * Writers on several CPUs can meet in one slot: a writer that was
+ * interrupted or preempted (the debugfs trigger writes in process
+ * context) while the others went round the ring.  A writer therefore
+ * takes the slot with a cmpxchg of its index word to "busy"; one that
+ * finds the slot busy takes the next index instead, so no two writers
+ * ever copy into one slot at once, and a slot never says it holds a
+ * record that another writer is still copying over.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/kdebug.h>
 #include <linux/log2.h>
 #include <linux/notifier.h>
@@ -31,9 +40,14 @@
 #define UT_LINE_MAX	200
 
 struct ut_flight_slot {
-	u64 idx1;		/* index + 1 of the record held; 0: being written */
+	u64 idx1;		/* index + 1 of the record held; 0: none yet */
 	struct usbtrail_record rec;
 };
+
+/* in idx1 while a writer copies into the slot */
+#define UT_FLIGHT_BUSY	BIT_ULL(63)
+/* indexes a writer tries: if all are busy, the record goes to the stream only */
+#define UT_FLIGHT_TRIES	4
 
 static struct ut_flight_slot *ut_flight;
 static unsigned int ut_flight_size;	/* a power of two */
@@ -43,14 +57,25 @@ static atomic_t ut_flight_dumped = ATOMIC_INIT(0);
 
 void ut_flight_put(const struct usbtrail_record *rec)
 {
-	u64 idx = atomic64_inc_return(&ut_flight_head) - 1;
-	struct ut_flight_slot *s = &ut_flight[idx & (ut_flight_size - 1)];
+	struct ut_flight_slot *s;
+	unsigned int try;
+	u64 idx, old;
 
-	WRITE_ONCE(s->idx1, 0);
-	smp_wmb();	/* slot marked busy before the record changes */
-	s->rec = *rec;
-	smp_wmb();	/* record complete before the slot says whose it is */
-	WRITE_ONCE(s->idx1, idx + 1);
+	for (try = 0; try < UT_FLIGHT_TRIES; try++) {
+		idx = atomic64_inc_return(&ut_flight_head) - 1;
+		s = &ut_flight[idx & (ut_flight_size - 1)];
+		old = READ_ONCE(s->idx1);
+		/* busy: a writer a lap behind still copies, leave it be */
+		if (old & UT_FLIGHT_BUSY)
+			continue;
+		/* full barrier: the slot is ours before the record changes */
+		if (cmpxchg64(&s->idx1, old, UT_FLIGHT_BUSY) != old)
+			continue;
+		s->rec = *rec;
+		smp_wmb();	/* record complete before the slot says whose */
+		WRITE_ONCE(s->idx1, idx + 1);
+		return;
+	}
 }
 
 /* A consistent copy of the record at idx, or false if it is gone. */
@@ -60,9 +85,9 @@ static bool ut_flight_get(u64 idx, struct usbtrail_record *rec)
 
 	if (READ_ONCE(s->idx1) != idx + 1)
 		return false;
-	smp_rmb();	/* pairs with the second smp_wmb() in ut_flight_put() */
+	smp_rmb();	/* pairs with the smp_wmb() in ut_flight_put() */
 	*rec = s->rec;
-	smp_rmb();	/* pairs with the first: was it rewritten meanwhile? */
+	smp_rmb();	/* pairs with the cmpxchg: was it taken meanwhile? */
 	return READ_ONCE(s->idx1) == idx + 1;
 }
 

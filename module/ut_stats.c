@@ -109,6 +109,24 @@ static struct ut_ep_stat *ut_ep_get(u16 busnum, u16 devnum, u8 epaddr)
 	return free;
 }
 
+/*
+ * The endpoint's xHCI slot and DCI, and the map back from them: under the
+ * lock, as ut_stats_usb_gone() unmaps what e says it has mapped, and two
+ * CPUs may give back URBs of one endpoint at once.
+ */
+static void ut_ep_map(struct ut_ep_stat *e, u8 slot, u8 dci)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ut_stats_lock, flags);
+	if (!e->gone) {
+		WRITE_ONCE(e->slot, slot);
+		WRITE_ONCE(e->dci, dci);
+		WRITE_ONCE(ut_slot_map[slot * 32 + dci], e - ut_eps + 1);
+	}
+	spin_unlock_irqrestore(&ut_stats_lock, flags);
+}
+
 void ut_stats_urb(u16 busnum, u16 devnum, u8 epaddr, u8 slot, u8 dci,
 		  bool done, u32 bytes, int unlinked)
 {
@@ -116,11 +134,9 @@ void ut_stats_urb(u16 busnum, u16 devnum, u8 epaddr, u8 slot, u8 dci,
 
 	if (!e)
 		return;
-	if (slot && dci < 32 && (e->slot != slot || e->dci != dci)) {
-		e->slot = slot;
-		e->dci = dci;
-		WRITE_ONCE(ut_slot_map[slot * 32 + dci], e - ut_eps + 1);
-	}
+	if (slot && dci < 32 &&
+	    (READ_ONCE(e->slot) != slot || READ_ONCE(e->dci) != dci))
+		ut_ep_map(e, slot, dci);
 	if (!done)
 		return;
 	atomic64_inc(&e->urbs);

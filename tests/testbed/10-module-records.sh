@@ -5,6 +5,7 @@
 # attached, and no kernel warning (5.10's block_rq_complete passes an
 # errno, not a blk_status_t).
 # kernels: all
+# cpus: 2
 . "$(dirname "$0")/lib.sh"
 kernel=${TB_KERNEL:-6.1}
 . "$(dirname "$0")/module-records.inc"

@@ -5,6 +5,7 @@
 # device reset under the handler's name of the kernel (7.3's
 # uas_eh_host_reset_handler).
 # kernels: all
+# cpus: 4
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2016 # expanded in the guest

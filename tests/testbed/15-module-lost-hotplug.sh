@@ -5,6 +5,7 @@
 # counted, and the next read starts with a LOST record giving the count.
 # Unplug and replug come out as usb-remove and usb-add records of the
 # same device (same serial hash and port path, new device number).
+# cpus: 2
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2016 # expanded in the guest

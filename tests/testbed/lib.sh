@@ -19,10 +19,18 @@ skip() {
 
 # tb [testbed options] -- COMMAND: tools/testbed/run with our --out, on
 # $TB_KERNEL when set (tests/run sets it for the tests marked "# kernels:
-# all"; a --kernel in the options comes later and wins)
+# all"; a --kernel in the options comes later and wins), with
+# $TESTBED_CPUS guest CPUs when set (tests/run sets it for the tests
+# marked "# cpus: N..."), which the guest's kernel must have brought up
 tb() {
 	"$top/tools/testbed/run" --out "$out" ${TB_KERNEL:+--kernel "$TB_KERNEL"} \
-		"$@"
+		${TESTBED_CPUS:+--cpus "$TESTBED_CPUS"} "$@"
+	tb_rc=$?
+	[ -z "${TESTBED_CPUS:-}" ] || [ "$TESTBED_CPUS" = 1 ] ||
+		grep -Eq "smp: Brought up .* $TESTBED_CPUS CPUs" \
+			"$out/console.log" ||
+		fail "the guest did not bring up $TESTBED_CPUS CPUs: $(grep -m1 'smp: Brought up' "$out/console.log")"
+	return "$tb_rc"
 }
 
 # no_kernel_warning [FILE]: the guest's console (or FILE) has no kernel

@@ -62,6 +62,9 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
     p.add_argument("--disk-size", default="1G", metavar="SIZE",
                    help="size of each emulated disk (default 1G)")
     p.add_argument("--memory", default="512M", help="guest memory")
+    p.add_argument("--cpus", type=int, default=1, metavar="N",
+                   help="guest CPUs, 1-%d (default 1); more than one run "
+                   "as threads of multi-threaded TCG" % CPUS_MAX)
     p.add_argument("--kvm", action="store_true",
                    help="use KVM when it works (falls back to TCG)")
     p.add_argument("--no-build", action="store_true",
@@ -93,7 +96,12 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
                     "e.g. 46f4:0003:u)")
     if a.timeout <= 0:
         p.error("--timeout must be positive")
+    if not 1 <= a.cpus <= CPUS_MAX:
+        p.error(f"--cpus must be 1 to {CPUS_MAX}, not {a.cpus}")
     return a
+
+
+CPUS_MAX = 16
 
 
 def kernel_abi(name):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""QEMU -device property sets of the test bed's enclosures."""
+"""QEMU -device property sets of the test bed's enclosures; -accel."""
 
 from .config import DEVICES
 
@@ -25,3 +25,12 @@ def device_qdevs(name, serial, port):
 def qdev_arg(props):
     return ",".join(f"{k}={v}" for k, v in [("driver", props["driver"])] +
                     [(k, v) for k, v in props.items() if k != "driver"])
+
+
+def accel_arg(accel, cpus):
+    """QEMU's -accel for `cpus` guest CPUs: under TCG, more than one run
+    as host threads (multi-threaded TCG), else they would take turns on
+    one host thread and never run at the same time."""
+    if accel == "tcg" and cpus > 1:
+        return "tcg,thread=multi"
+    return accel

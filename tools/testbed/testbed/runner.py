@@ -19,7 +19,7 @@ from .config import (CONTROLLERS, DEVICES, EXIT_TESTBED, EXIT_TIMEOUT,
 from .faults import (DIP_FLOOR_BPS, DIP_FRACTION, ERRNO_EIO,
                      ERRNO_ENOMEDIUM, STALL_BPS, STALL_SCSI_TIMEOUT)
 from .initramfs import build_initramfs
-from .qemu import device_qdevs, qdev_arg
+from .qemu import accel_arg, device_qdevs, qdev_arg
 from .qmp import Qmp
 
 
@@ -93,7 +93,7 @@ class Run:
         a = self.a
         args = ["qemu-system-x86_64", "-nodefaults", "-no-user-config",
                 "-display", "none", "-no-reboot", "-m", a.memory,
-                "-smp", "1", "-accel", accel,
+                "-smp", str(a.cpus), "-accel", accel_arg(accel, a.cpus),
                 "-kernel", self.vmlinuz,
                 "-initrd", os.path.join(self.tmp, "initramfs.cpio"),
                 "-serial", f"file:{os.path.join(self.out, 'console.log')}",

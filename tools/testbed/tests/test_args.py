@@ -7,7 +7,7 @@ import io
 import unittest
 
 from testbed.args import kernel_abi, parse_args
-from testbed.qemu import device_qdevs, qdev_arg
+from testbed.qemu import accel_arg, device_qdevs, qdev_arg
 
 
 class ParseArgsTest(unittest.TestCase):
@@ -41,6 +41,17 @@ class ParseArgsTest(unittest.TestCase):
         self.assertUsage(["--fault", "stall@1", "--", "x"], "T+D")
         self.assertUsage(["--quirk", "46f4:3:u", "--", "x"], "bad --quirk")
         self.assertUsage(["--timeout", "0", "--", "x"], "must be positive")
+        self.assertUsage(["--cpus", "0", "--", "x"], "--cpus must be 1 to")
+        self.assertUsage(["--cpus", "17", "--", "x"], "--cpus must be 1 to")
+        self.assertUsage(["--cpus", "two", "--", "x"], "invalid int value")
+
+    def test_cpus(self):
+        self.assertEqual(parse_args(["--", "x"]).cpus, 1)
+        self.assertEqual(parse_args(["--cpus", "4", "--", "x"]).cpus, 4)
+        # one CPU as before; several as threads of multi-threaded TCG
+        self.assertEqual(accel_arg("tcg", 1), "tcg")
+        self.assertEqual(accel_arg("tcg", 4), "tcg,thread=multi")
+        self.assertEqual(accel_arg("kvm", 4), "kvm")
 
     def test_kernels_conf(self):
         abi = kernel_abi("default")
