@@ -19,10 +19,11 @@ skip() {
 
 # tb [testbed options] -- COMMAND: tools/testbed/run with our --out, on
 # $TB_KERNEL when set (tests/run sets it for the tests marked "# kernels:
-# all"; a --kernel in the options comes later and wins)
+# all" and "# arm64: ..."; a --kernel in the options comes later and
+# wins), in a guest of $TB_ARCH when set (tests/run's NAME@arm64-KERNEL)
 tb() {
 	"$top/tools/testbed/run" --out "$out" ${TB_KERNEL:+--kernel "$TB_KERNEL"} \
-		"$@"
+		${TB_ARCH:+--arch "$TB_ARCH"} "$@"
 }
 
 # no_kernel_warning [FILE]: the guest's console (or FILE) has no kernel
