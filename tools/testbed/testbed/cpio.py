@@ -83,7 +83,7 @@ def shared_libs(binary):
 def _lib_dirs(sysroot):
     out = []
     for d in ("lib/aarch64-linux-gnu", "usr/lib/aarch64-linux-gnu", "lib",
-              "usr/lib"):
+              "usr/lib", "lib64"):
         if os.path.isdir(os.path.join(sysroot, d)):
             out.append("/" + d)
     return out
@@ -125,8 +125,10 @@ def sysroot_libs(binary, sysroot):
             for d in dirs:
                 host = os.path.join(sysroot, d.lstrip("/"), lib)
                 if os.path.exists(host):
-                    found.append((f"{d}/{lib}", os.path.realpath(host)))
-                    todo.append(host)
+                    if f"{d}/{lib}" not in seen:    # the interpreter
+                        seen.add(f"{d}/{lib}")
+                        found.append((f"{d}/{lib}", os.path.realpath(host)))
+                        todo.append(host)
                     break
             else:
                 raise RuntimeError(f"{os.path.basename(binary)} needs "
