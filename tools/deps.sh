@@ -515,8 +515,11 @@ arm64_sysroot() {
 				{ rm -rf "$s.tmp"; die "cannot unpack $d"; }
 		done
 	done
-	[ -x "$s.tmp/bin/busybox" ] && [ -f "$s.tmp/usr/include/libusb-1.0/libusb.h" ] ||
-		{ rm -rf "$s.tmp"; die "the arm64 sysroot is incomplete"; }
+	if [ ! -x "$s.tmp/bin/busybox" ] ||
+	   [ ! -f "$s.tmp/usr/include/libusb-1.0/libusb.h" ]; then
+		rm -rf "$s.tmp"
+		die "the arm64 sysroot is incomplete"
+	fi
 	echo "v$arm64_sysroot_v" >"$s.tmp/.complete"
 	mv "$s.tmp" "$s"
 }
@@ -550,6 +553,7 @@ arm64_all() {
 			arm64_kernel "$abi" "$rootdir/$rel"
 			gcc=$(sed -n 's/^CC = .*(CROSS_COMPILE)\(gcc-[0-9]*\)$/\1/p' \
 				"$rootdir/$rel/usr/src/linux-headers-$abi/.kernelvariables")
+			# shellcheck disable=SC2016 # dpkg-query's format
 			chroot "$rootdir/$rel" dpkg-query -W -f='${db:Status-Status}\n' \
 				"$gcc-aarch64-linux-gnu" 2>/dev/null | grep -qx installed ||
 				root_install "$rel" "$gcc-aarch64-linux-gnu"
