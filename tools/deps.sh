@@ -297,18 +297,24 @@ foreign_image() {	# ABI
 		dpkg-deb -x "$(own_deb "$p")" "$kcache/$abi" ||
 			die "cannot unpack $p"
 	done
-	r=$kcache/$abi
+	kernel_tree_done "$abi" "$pkgs"
+}
+
+# The test bed reads boot/vmlinuz-ABI and lib/modules/ABI of $kcache/ABI:
+# make both be there (merged-/usr packages, 7.x's vmlinuz in the module
+# tree), make modules.dep and mark the tree whole.
+kernel_tree_done() {	# ABI PACKAGES
+	r=$kcache/$1
 	if [ ! -e "$r/lib/modules" ] && [ -d "$r/usr/lib/modules" ]; then
 		mkdir -p "$r/lib"
 		ln -s ../usr/lib/modules "$r/lib/modules"
 	fi
-	if [ ! -f "$r/boot/vmlinuz-$abi" ]; then
-		[ -f "$r/lib/modules/$abi/vmlinuz" ] ||
-			die "no vmlinuz in $pkgs"
+	if [ ! -f "$r/boot/vmlinuz-$1" ]; then
+		[ -f "$r/lib/modules/$1/vmlinuz" ] || die "no vmlinuz in $2"
 		mkdir -p "$r/boot"
-		ln -s "../lib/modules/$abi/vmlinuz" "$r/boot/vmlinuz-$abi"
+		ln -s "../lib/modules/$1/vmlinuz" "$r/boot/vmlinuz-$1"
 	fi
-	depmod -b "$r" "$abi" || die "depmod failed for $abi"
+	depmod -b "$r" "$1" || die "depmod failed for $1"
 	touch "$r/.complete"
 }
 
@@ -463,18 +469,7 @@ arm64_kernel() {	# ABI HEADERS-ROOT
 			dpkg-deb -x "$(arm64_deb "$p")" "$r" ||
 				die "cannot unpack $p (arm64)"
 		done
-		if [ ! -e "$r/lib/modules" ] && [ -d "$r/usr/lib/modules" ]; then
-			mkdir -p "$r/lib"
-			ln -s ../usr/lib/modules "$r/lib/modules"
-		fi
-		if [ ! -f "$r/boot/vmlinuz-$abi" ]; then
-			[ -f "$r/lib/modules/$abi/vmlinuz" ] ||
-				die "no vmlinuz in $pkgs (arm64)"
-			mkdir -p "$r/boot"
-			ln -s "../lib/modules/$abi/vmlinuz" "$r/boot/vmlinuz-$abi"
-		fi
-		depmod -b "$r" "$abi" || die "depmod failed for $abi"
-		touch "$r/.complete"
+		kernel_tree_done "$abi" "$pkgs"
 	fi
 	h=$hroot/usr/src/linux-headers-$abi
 	[ -f "$h/.complete" ] && return 0
