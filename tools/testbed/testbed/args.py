@@ -41,8 +41,8 @@ faults (--fault, repeatable; DEVICE defaults to the first device):
   unplug@T+D[:DEVICE]  device_del at T, device_add again D s later
 Every fault is logged with its time to OUT/faults.log.
 
-arm64 (--arch arm64): QEMU's virt machine with a Cortex-A72 (TCG, about
-4x slower than an x86-64 guest), console ttyAMA0, Debian's arm64 kernel
+arm64 (--arch arm64): QEMU's virt machine with a Cortex-A72 (TCG; a run
+takes up to 1.5 times an x86-64 guest's), console ttyAMA0, Debian's arm64 kernel
 (tools/kernels-arm64.conf: 6.1, 7.3); usbtrail, the test tools and
 usbtrail.ko cross-built, busybox and the shared libraries from the arm64
 sysroot of tools/deps.sh.  The same devices but uhci, the same faults.
