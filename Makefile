@@ -83,6 +83,8 @@ KMOD_DIR := build/kmod/$(TESTBED_ABI)
 KSRC_DIR = /var/cache/usbtrail/src/linux-$(shell echo $(TESTBED_ABI) | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 testbed-build: usbtrail
 	$(MAKE) -s -C userspace tools
+	@# an arm64 guest: the command and the tools cross-built too
+	$(if $(filter arm64,$(TESTBED_ARCH)),$(MAKE) -s -C userspace CROSS=arm64 all tools)
 	@mkdir -p $(KMOD_DIR)/src
 	@cp -pr Kbuild VERSION module $(KMOD_DIR)/src/
 	@# made anew each time, replaced only when it differs (no rebuild)

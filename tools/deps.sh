@@ -297,18 +297,24 @@ foreign_image() {	# ABI
 		dpkg-deb -x "$(own_deb "$p")" "$kcache/$abi" ||
 			die "cannot unpack $p"
 	done
-	r=$kcache/$abi
+	kernel_tree_done "$abi" "$pkgs"
+}
+
+# The test bed reads boot/vmlinuz-ABI and lib/modules/ABI of $kcache/ABI:
+# make both be there (merged-/usr packages, 7.x's vmlinuz in the module
+# tree), make modules.dep and mark the tree whole.
+kernel_tree_done() {	# ABI PACKAGES
+	r=$kcache/$1
 	if [ ! -e "$r/lib/modules" ] && [ -d "$r/usr/lib/modules" ]; then
 		mkdir -p "$r/lib"
 		ln -s ../usr/lib/modules "$r/lib/modules"
 	fi
-	if [ ! -f "$r/boot/vmlinuz-$abi" ]; then
-		[ -f "$r/lib/modules/$abi/vmlinuz" ] ||
-			die "no vmlinuz in $pkgs"
+	if [ ! -f "$r/boot/vmlinuz-$1" ]; then
+		[ -f "$r/lib/modules/$1/vmlinuz" ] || die "no vmlinuz in $2"
 		mkdir -p "$r/boot"
-		ln -s "../lib/modules/$abi/vmlinuz" "$r/boot/vmlinuz-$abi"
+		ln -s "../lib/modules/$1/vmlinuz" "$r/boot/vmlinuz-$1"
 	fi
-	depmod -b "$r" "$abi" || die "depmod failed for $abi"
+	depmod -b "$r" "$1" || die "depmod failed for $1"
 	touch "$r/.complete"
 }
 
@@ -361,6 +367,196 @@ root_headers() {	# RELEASE ABI SUITE
 		die "cannot install linux-headers-$2 into $root"
 }
 
+# Install PACKAGE... into a build root by its own apt.
+root_install() {	# RELEASE PACKAGE...
+	root=$rootdir/$1; shift
+	echo "deps.sh: installing $* into $root" >&2
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	unshare -m sh -c 'mount --make-rprivate / &&
+		mount -t proc proc "$1/proc" && r=$1 && shift &&
+		chroot "$r" apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive chroot "$r" apt-get install \
+			-y -qq --no-install-recommends "$@" >/dev/null' \
+		sh "$root" "$@" || die "cannot install $* into $root"
+}
+
+# The arm64 test bed (tools/testbed/run --arch arm64): an apt setup of its
+# own under $aptdir/arm64 (APT::Architecture=arm64, its own lists and an
+# empty dpkg status, so the host's dpkg keeps its one architecture), from
+# which come the kernels of tools/kernels-arm64.conf (unpacked into
+# $kcache/ABI as foreign_image() lays them out; their headers beside the
+# amd64 headers of the same release, whose kbuild programs they use) and
+# the sysroot $arm64dir/sysroot: busybox-static and the -dev packages of
+# build_pkgs' libraries with everything they depend on (what apt would
+# install on an empty arm64 system), against which userspace/ is
+# cross-built (make -C userspace ARCH=arm64) and whose shared libraries go
+# into the guest.  The host gets qemu-system-arm and gcc-aarch64-linux-gnu;
+# trixie's build root gets gcc-14-aarch64-linux-gnu.
+arm64dir=/var/cache/usbtrail/arm64
+arm64_apt_dir=$aptdir/arm64
+arm64_sysroot_v=1	# bump when arm64_sysroot_pkgs changes
+arm64_sysroot_pkgs="busybox-static libc6-dev libevdev-dev libusb-1.0-0-dev
+	libbpf-dev liburing-dev libjson-c-dev libyajl-dev libtracefs-dev
+	libtraceevent-dev libsystemd-dev zlib1g-dev libssl-dev liblzma-dev
+	libzstd-dev libbz2-dev"
+arm64_apt() {	# apt-get|apt-cache ARGS...
+	cmd=$1; shift
+	d=$arm64_apt_dir
+	"$cmd" -o Dir::Etc::sourcelist="$d/sources.list" \
+		-o Dir::Etc::sourceparts="$d/empty" \
+		-o Dir::Etc::preferences="$d/empty/none" \
+		-o Dir::Etc::preferencesparts="$d/empty" \
+		-o Dir::State::Lists="$d/lists" \
+		-o Dir::State::status="$d/status" \
+		-o Dir::Cache="$d" \
+		-o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+		-o APT::Sandbox::User=root "$@"
+}
+arm64_apt_updated=
+arm64_apt_update() {
+	[ -z "$arm64_apt_updated" ] || return 0
+	d=$arm64_apt_dir
+	mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/empty"
+	[ -f "$d/status" ] || : >"$d/status"
+	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	{ echo bookworm; echo bookworm-updates; echo bookworm-security
+	  awk '!/^#/ && NF == 3 { print $3 }' "$here/kernels-arm64.conf"; } |
+		sort -u | while read -r suite; do
+		deb_line "$suite" | sed "s|^deb |deb [signed-by=$keyring] |"
+	done >"$d/sources.list"
+	arm64_apt apt-get update -qq ||
+		die "apt-get update of $d/sources.list failed"
+	arm64_apt_updated=1
+}
+
+# Fetch arm64 PACKAGE (an ABI name pins it) into $arm64_apt_dir/kernels
+# unless a .deb of it is there; print its path.
+arm64_deb() {	# PACKAGE
+	kd=$arm64_apt_dir/kernels
+	for d in "$kd/$1"_*.deb; do
+		[ -f "$d" ] && { echo "$d"; return 0; }
+	done
+	arm64_apt_update
+	echo "deps.sh: fetching $1 (arm64)" >&2
+	mkdir -p "$kd"
+	dl=$(mktemp -d "$arm64_apt_dir/archives/partial/dl.XXXXXX")
+	chmod 755 "$dl"
+	(cd "$dl" && arm64_apt apt-get download -qq "$1" >/dev/null) ||
+		{ rm -rf "$dl"; die "cannot fetch $1 for arm64 (see tools/kernels-arm64.conf)"; }
+	for d in "$dl"/*.deb; do
+		mv "$d" "$kd/"
+		echo "$kd/${d##*/}"
+	done
+	rm -rf "$dl"
+}
+
+# An arm64 kernel: image and modules into $kcache/ABI (boot/vmlinuz-ABI,
+# lib/modules/ABI), its headers into HEADERS-ROOT/usr/src.
+arm64_kernel() {	# ABI HEADERS-ROOT
+	abi=$1 hroot=$2
+	r=$kcache/$abi
+	if [ ! -f "$r/.complete" ]; then
+		arm64_apt_update
+		if arm64_apt apt-cache show "linux-binary-$abi" >/dev/null 2>&1
+		then
+			pkgs="linux-binary-$abi linux-modules-$abi"
+		else
+			pkgs="linux-image-$abi"
+		fi
+		rm -rf "$r"
+		mkdir -p "$r"
+		for p in $pkgs; do
+			dpkg-deb -x "$(arm64_deb "$p")" "$r" ||
+				die "cannot unpack $p (arm64)"
+		done
+		kernel_tree_done "$abi" "$pkgs"
+	fi
+	h=$hroot/usr/src/linux-headers-$abi
+	[ -f "$h/.complete" ] && return 0
+	rm -rf "$h" "$hroot/.h-$abi"
+	mkdir -p "$hroot/.h-$abi"
+	dpkg-deb -x "$(arm64_deb "linux-headers-$abi")" "$hroot/.h-$abi" ||
+		die "cannot unpack linux-headers-$abi (arm64)"
+	mkdir -p "$hroot/usr/src"
+	mv "$hroot/.h-$abi/usr/src/linux-headers-$abi" "$h"
+	rm -rf "$hroot/.h-$abi"
+	touch "$h/.complete"
+}
+
+# The arm64 sysroot: every package of arm64_sysroot_pkgs and what it
+# depends on, unpacked into a temporary directory renamed when whole.
+arm64_sysroot() {
+	s=$arm64dir/sysroot
+	[ "$(cat "$s/.complete" 2>/dev/null)" = "v$arm64_sysroot_v" ] &&
+		return 0
+	arm64_apt_update
+	echo "deps.sh: making the arm64 sysroot $s" >&2
+	# shellcheck disable=SC2086 # a list of package names
+	arm64_apt apt-get install --download-only -y -qq \
+		--no-install-recommends $arm64_sysroot_pkgs >/dev/null ||
+		die "cannot fetch the arm64 sysroot's packages"
+	rm -rf "$s" "$s.tmp"
+	mkdir -p "$s.tmp"
+	# what apt would install on an empty system: its own plan, by name
+	# shellcheck disable=SC2086
+	arm64_apt apt-get install --simulate -qq --no-install-recommends \
+		$arm64_sysroot_pkgs | awk '$1 == "Inst" { print $2 }' |
+	while read -r p; do
+		set -- "$arm64_apt_dir/archives/${p%:arm64}"_*_arm64.deb \
+			"$arm64_apt_dir/archives/${p%:arm64}"_*_all.deb
+		for d in "$@"; do
+			[ -f "$d" ] || continue
+			dpkg-deb -x "$d" "$s.tmp" ||
+				{ rm -rf "$s.tmp"; die "cannot unpack $d"; }
+		done
+	done
+	if [ ! -x "$s.tmp/bin/busybox" ] ||
+	   [ ! -f "$s.tmp/usr/include/libusb-1.0/libusb.h" ]; then
+		rm -rf "$s.tmp"
+		die "the arm64 sysroot is incomplete"
+	fi
+	echo "v$arm64_sysroot_v" >"$s.tmp/.complete"
+	mv "$s.tmp" "$s"
+}
+
+arm64_all() {
+	# shellcheck disable=SC2046 # nothing, or package names
+	apt_install $(missing qemu-system-arm gcc-aarch64-linux-gnu)
+	arm64_sysroot
+	grep -v '^#' "$here/kernels-arm64.conf" | while read -r name abi suite; do
+		[ -n "$name" ] || continue
+		[ "$name" = default ] && continue
+		case "$suite" in
+		bookworm*)
+			# the amd64 headers of the same release give kbuild
+			# (/usr/lib/linux-kbuild-X.Y) and -common
+			amd=$(echo "$abi" | sed 's/-arm64$/-amd64/')
+			# shellcheck disable=SC2046
+			apt_install $(missing "linux-headers-$amd")
+			arm64_kernel "$abi" "$arm64dir"
+			mkdir -p "$arm64dir/usr/lib"
+			kb=$(readlink "$arm64dir/usr/src/linux-headers-$abi/scripts")
+			kb=${kb#../../lib/}
+			kb=${kb%/scripts}
+			[ -e "$arm64dir/usr/lib/$kb" ] ||
+				ln -s "/usr/lib/$kb" "$arm64dir/usr/lib/$kb"
+			;;
+		*)
+			rel=${suite%%-*}
+			build_root "$rel"
+			root_headers "$rel" "$(echo "$abi" | sed 's/-arm64$/-amd64/')" "$suite"
+			arm64_kernel "$abi" "$rootdir/$rel"
+			gcc=$(sed -n 's/^CC = .*(CROSS_COMPILE)\(gcc-[0-9]*\)$/\1/p' \
+				"$rootdir/$rel/usr/src/linux-headers-$abi/.kernelvariables")
+			# shellcheck disable=SC2016 # dpkg-query's format
+			chroot "$rootdir/$rel" dpkg-query -W -f='${db:Status-Status}\n' \
+				"$gcc-aarch64-linux-gnu" 2>/dev/null | grep -qx installed ||
+				root_install "$rel" "$gcc-aarch64-linux-gnu"
+			;;
+		esac
+	done
+}
+
 grep -v '^#' "$here/kernels.conf" | while read -r name abi suite; do
 	[ -n "$name" ] || continue
 	[ "$name" = default ] && continue
@@ -383,3 +579,5 @@ grep -v '^#' "$here/kernel-sources.conf" | while read -r ver pkg pv suite; do
 	[ -n "$ver" ] || continue
 	kernel_source "$ver" "$pkg" "$pv" "$suite"
 done
+
+arm64_all

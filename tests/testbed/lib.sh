@@ -19,11 +19,13 @@ skip() {
 
 # tb [testbed options] -- COMMAND: tools/testbed/run with our --out, on
 # $TB_KERNEL when set (tests/run sets it for the tests marked "# kernels:
-# all"; a --kernel in the options comes later and wins), with
-# $TESTBED_CPUS guest CPUs when set (tests/run sets it for the tests
+# all" and "# arm64: ..."; a --kernel in the options comes later and
+# wins), in a guest of $TB_ARCH when set (tests/run's NAME@arm64-KERNEL),
+# with $TESTBED_CPUS guest CPUs when set (tests/run sets it for the tests
 # marked "# cpus: N..."), which the guest's kernel must have brought up
 tb() {
 	"$top/tools/testbed/run" --out "$out" ${TB_KERNEL:+--kernel "$TB_KERNEL"} \
+		${TB_ARCH:+--arch "$TB_ARCH"} \
 		${TESTBED_CPUS:+--cpus "$TESTBED_CPUS"} "$@"
 	tb_rc=$?
 	[ -z "${TESTBED_CPUS:-}" ] || [ "$TESTBED_CPUS" = 1 ] ||

@@ -5,6 +5,7 @@ import argparse
 import os
 import re
 
+from .arch import ARCHES, arch_of
 from .config import DEVICES, ROOT, die
 from .faults import Fault
 
@@ -22,7 +23,7 @@ def parse_args(argv):
   bot      BOT enclosure (usb-storage) on xHCI
   uas-hs   UAS enclosure behind an EHCI (USB 2.0, 480 Mbit/s) host
   ehci     BOT disk behind an EHCI host (480 Mbit/s)
-  uhci     BOT disk behind a UHCI host (12 Mbit/s)
+  uhci     BOT disk behind a UHCI host (12 Mbit/s; not on arm64)
 In the guest: /dev/disk/testbed/NAME -> the disk, and $TESTBED_NAME
 (e.g. $TESTBED_UAS_HS=/dev/sdb), $TESTBED_NAME_USB, _DRIVER, _SPEED.
 
@@ -40,10 +41,22 @@ faults (--fault, repeatable; DEVICE defaults to the first device):
   unplug@T+D[:DEVICE]  device_del at T, device_add again D s later
 Every fault is logged with its time to OUT/faults.log.
 
+arm64 (--arch arm64): QEMU's virt machine with a Cortex-A72 (TCG; a run
+takes up to 1.5 times an x86-64 guest's), console ttyAMA0, Debian's arm64 kernel
+(tools/kernels-arm64.conf: 6.1, 7.3); usbtrail, the test tools and
+usbtrail.ko cross-built, busybox and the shared libraries from the arm64
+sysroot of tools/deps.sh.  The same devices but uhci, the same faults.
+
 exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
     p.add_argument("--kernel", default="default",
                    help="kernel from tools/kernels.conf: 6.1 (default), "
-                   "5.10, 6.12 or 7.3, or an ABI name")
+                   "5.10, 6.12 or 7.3, or an ABI name; with --arch arm64 "
+                   "from tools/kernels-arm64.conf: 6.1 (default) or 7.3")
+    p.add_argument("--arch", default="x86-64", metavar="ARCH",
+                   help="the guest's architecture: x86-64 (default) or "
+                   "arm64 (QEMU's virt machine, a Cortex-A72 under TCG, "
+                   "Debian's arm64 kernel; usbtrail and usbtrail.ko "
+                   "cross-built; no uhci, no --journald, no --kvm)")
     p.add_argument("--devices", default="uas,bot",
                    help="comma-separated device list (default uas,bot)")
     p.add_argument("--fault", action="append", default=[],
@@ -78,12 +91,25 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
         a.command = a.command[1:]
     if not a.command:
         p.error("no COMMAND given (put it after --)")
+    arch = arch_of(a.arch)
+    if not arch:
+        p.error(f"unknown --arch '{a.arch}' (known: {', '.join(ARCHES)})")
+    a.arch = arch
     a.devices = [d for d in a.devices.split(",") if d]
     if not a.devices:
         p.error("--devices is empty")
     for d in a.devices:
         if d not in DEVICES:
             p.error(f"unknown device '{d}' (known: {', '.join(DEVICES)})")
+        if DEVICES[d]["hc"] not in ARCHES[arch]["controllers"]:
+            p.error(f"device '{d}' needs a {DEVICES[d]['hc'].upper()} "
+                    f"host, which Debian's {arch} kernel has no driver "
+                    f"for (on {arch}: "
+                    + ", ".join(n for n in DEVICES if DEVICES[n]["hc"]
+                                in ARCHES[arch]["controllers"]) + ")")
+    if arch == "arm64" and a.journald:
+        p.error("--journald: no systemd-journald for an arm64 guest "
+                "(the sysroot has none)")
     if len(set(a.devices)) != len(a.devices):
         p.error("a device is named twice in --devices")
     try:
@@ -104,12 +130,14 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
 CPUS_MAX = 16
 
 
-def kernel_abi(name):
-    with open(os.path.join(ROOT, "tools", "kernels.conf")) as f:
+def kernel_abi(name, arch="x86-64"):
+    conf = ARCHES[arch]["kernels"]
+    with open(os.path.join(ROOT, "tools", conf)) as f:
         for line in f:
             w = line.split()
             if w and not w[0].startswith("#") and w[0] == name:
                 return w[1]
-    if re.match(r"^\d+\.\d+\.\S+-amd64$", name):
+    if re.match(r"^\d+\.\d+\.\S+" + ARCHES[arch]["abi_suffix"] + "$",
+                name):
         return name
-    die(f"unknown kernel '{name}' (see tools/kernels.conf)")
+    die(f"unknown {arch} kernel '{name}' (see tools/{conf})")

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import uuid
 
+from .arch import ARCHES
 from .config import GUEST_MODULES, HERE, HOST_PROGRAMS, KCACHE, ROOT
 from .cpio import Cpio
 from .modules import module_order
@@ -16,14 +17,18 @@ JOURNALD = "/lib/systemd/systemd-journald"
 JOURNALCTL = "/usr/bin/journalctl"
 
 
-def build_initramfs(path, abi, usbtrail, ko, journald=False):
+def build_initramfs(path, abi, usbtrail, ko, journald=False,
+                    arch="x86-64"):
     kroot = os.path.join(KCACHE, abi)
     moddir = os.path.join(kroot, "lib", "modules", abi)
+    sysroot = ARCHES[arch]["sysroot"]
     c = Cpio(path)
     for d in ("bin", "sbin", "usr/bin", "usr/sbin", "proc", "sys", "dev",
               "tmp", "run", "root", "etc/testbed", "lib/modules/testbed"):
         c.dir(d)
-    c.copy("bin/busybox", "/bin/busybox", 0o755)
+    c.copy("bin/busybox", ARCHES[arch]["busybox"], 0o755)
+    # the applets of the host's busybox: the arm64 one (the same Debian
+    # version, busybox-static) cannot run here to say its own
     applets = subprocess.run(["/bin/busybox", "--list"], check=True,
                              capture_output=True, text=True).stdout.split()
     for a in applets:
@@ -44,9 +49,10 @@ def build_initramfs(path, abi, usbtrail, ko, journald=False):
     c.file("etc/testbed/modules", ("\n".join(names) + "\n").encode())
 
     if usbtrail:
-        c.program("usr/bin/usbtrail", usbtrail)
+        c.program("usr/bin/usbtrail", usbtrail, sysroot)
     # the field's own tools, for benchmarks against them, when installed
-    for prog in HOST_PROGRAMS:
+    # (the host's: not in an arm64 guest)
+    for prog in HOST_PROGRAMS if not sysroot else []:
         path = shutil.which(prog)
         if path:
             c.program(f"usr/bin/{prog}", path)
@@ -63,8 +69,8 @@ def build_initramfs(path, abi, usbtrail, ko, journald=False):
         for n in sorted(os.listdir(tests)):
             c.copy(f"tests/{n}", os.path.join(tests, n))
     # test tools (tests/tools/*.c, built by `make -C userspace tools`)
-    tools = os.path.join(ROOT, "userspace", "build", "tools")
+    tools = ARCHES[arch]["tools"]
     if os.path.isdir(tools):
         for n in sorted(os.listdir(tools)):
-            c.program(f"tests/{n}", os.path.join(tools, n))
+            c.program(f"tests/{n}", os.path.join(tools, n), sysroot)
     c.close()

@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 
+from .arch import ARCHES
 from .args import kernel_abi, parse_args
 from .config import (CONTROLLERS, DEVICES, EXIT_TESTBED, EXIT_TIMEOUT,
                      KCACHE, ROOT, die, warn)
@@ -26,7 +27,8 @@ from .qmp import Qmp
 class Run:
     def __init__(self, a):
         self.a = a
-        self.abi = kernel_abi(a.kernel)
+        self.arch = ARCHES[a.arch]
+        self.abi = kernel_abi(a.kernel, a.arch)
         self.kroot = os.path.join(KCACHE, self.abi)
         self.vmlinuz = os.path.join(self.kroot, "boot", f"vmlinuz-{self.abi}")
         if not os.path.exists(self.vmlinuz):
@@ -73,15 +75,17 @@ class Run:
                   "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             r = subprocess.run(["make", "-s", "-C", ROOT, "testbed-build",
-                                f"TESTBED_ABI={self.abi}"])
+                                f"TESTBED_ABI={self.abi}",
+                                f"TESTBED_ARCH={self.a.arch}"])
         if r.returncode != 0:
             die("building usbtrail or usbtrail.ko failed", EXIT_TESTBED)
 
     def artifacts(self):
-        usbtrail = os.path.join(ROOT, "userspace", "usbtrail")
+        usbtrail = os.path.join(self.arch["userspace"], "usbtrail")
         ko = os.path.join(ROOT, "build", "kmod", self.abi, "usbtrail.ko")
         if not os.path.exists(usbtrail):
-            warn("userspace/usbtrail not built: not in the guest")
+            warn(f"{os.path.relpath(usbtrail, ROOT)} not built: not in "
+                 "the guest")
             usbtrail = None
         if not os.path.exists(ko):
             warn(f"usbtrail.ko for {self.abi} not built: not in the guest")
@@ -91,7 +95,7 @@ class Run:
     # -- QEMU command line
     def qemu_args(self, accel):
         a = self.a
-        args = ["qemu-system-x86_64", "-nodefaults", "-no-user-config",
+        args = self.arch["qemu"] + ["-nodefaults", "-no-user-config",
                 "-display", "none", "-no-reboot", "-m", a.memory,
                 "-smp", str(a.cpus), "-accel", accel_arg(accel, a.cpus),
                 "-kernel", self.vmlinuz,
@@ -106,7 +110,8 @@ class Run:
                 "-device", "virtio-9p-pci,fsdev=out,mount_tag=out"]
         if accel == "kvm":
             args += ["-cpu", "host"]
-        append = ["console=ttyS0,115200", "loglevel=7", "panic=-1",
+        append = [f"console={self.arch['console']},115200", "loglevel=7",
+                  "panic=-1",
                   "rdinit=/init"]
         if a.quirk:
             append.append("usb-storage.quirks=" + ",".join(a.quirk))
@@ -325,7 +330,9 @@ class Run:
 
     def boot(self):
         accel = "tcg"
-        if self.a.kvm:
+        if self.a.kvm and not self.arch["kvm"]:
+            warn(f"--kvm: not for an {self.a.arch} guest, using TCG")
+        elif self.a.kvm:
             if os.access("/dev/kvm", os.R_OK | os.W_OK):
                 accel = "kvm"
             else:
@@ -352,8 +359,11 @@ class Run:
                 f.write(f"{name} {self.serial(name)}\n")
         self.build()
         usbtrail, ko = self.artifacts()
-        build_initramfs(os.path.join(self.tmp, "initramfs.cpio"), self.abi,
-                        usbtrail, ko, a.journald)
+        try:
+            build_initramfs(os.path.join(self.tmp, "initramfs.cpio"),
+                            self.abi, usbtrail, ko, a.journald, a.arch)
+        except RuntimeError as e:
+            die(f"initramfs: {e}", EXIT_TESTBED)
         deadline = time.monotonic() + a.timeout
         self.boot()
 

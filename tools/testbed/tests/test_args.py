@@ -53,6 +53,29 @@ class ParseArgsTest(unittest.TestCase):
         self.assertEqual(accel_arg("tcg", 4), "tcg,thread=multi")
         self.assertEqual(accel_arg("kvm", 4), "kvm")
 
+    def test_arch(self):
+        self.assertEqual(parse_args(["--", "x"]).arch, "x86-64")
+        self.assertEqual(parse_args(["--arch", "aarch64", "--", "x"]).arch,
+                         "arm64")
+        self.assertUsage(["--arch", "riscv64", "--", "x"],
+                         "unknown --arch 'riscv64'")
+        # Debian's arm64 kernel has no UHCI driver
+        self.assertUsage(["--arch", "arm64", "--devices", "uas,uhci", "--",
+                          "x"], "device 'uhci' needs a UHCI host")
+        parse_args(["--devices", "uas,uhci", "--", "x"])
+        self.assertUsage(["--arch", "arm64", "--journald", "--", "x"],
+                         "--journald")
+
+    def test_kernels_arm64_conf(self):
+        self.assertRegex(kernel_abi("default", "arm64"),
+                         r"^6\.1\.\S+-arm64$")
+        self.assertRegex(kernel_abi("7.3", "arm64"), r"^7\.3\.\S+-arm64$")
+        self.assertEqual(kernel_abi("6.1.0-99-arm64", "arm64"),
+                         "6.1.0-99-arm64")
+        with contextlib.redirect_stderr(io.StringIO()), \
+                self.assertRaises(SystemExit):
+            kernel_abi("6.1.0-99-amd64", "arm64")
+
     def test_kernels_conf(self):
         abi = kernel_abi("default")
         self.assertRegex(abi, r"^\d+\.\d+\.\S+-amd64$")

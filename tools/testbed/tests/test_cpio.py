@@ -134,3 +134,35 @@ class CpioTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SysrootLibsTest(unittest.TestCase):
+    """sysroot_libs: another architecture's shared libraries, by readelf
+    (here a host program in a made-up sysroot: readelf reads any ELF)."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.root)
+
+    def put(self, guest, host):
+        p = os.path.join(self.root, guest.lstrip("/"))
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        shutil.copy(host, p)
+        return p
+
+    def test_needed_and_interpreter_from_the_sysroot(self):
+        from testbed.cpio import sysroot_libs
+        true = shutil.which("true")
+        interp = self.put("/lib64/ld-linux-x86-64.so.2",
+                          "/lib64/ld-linux-x86-64.so.2")
+        libc = self.put("/lib/aarch64-linux-gnu/libc.so.6",
+                        "/lib/x86_64-linux-gnu/libc.so.6")
+        self.assertEqual(sysroot_libs(true, self.root), [
+            ("/lib64/ld-linux-x86-64.so.2", interp),
+            ("/lib/aarch64-linux-gnu/libc.so.6", libc)])
+
+    def test_a_library_not_there_is_an_error(self):
+        from testbed.cpio import sysroot_libs
+        os.makedirs(os.path.join(self.root, "lib"))
+        with self.assertRaisesRegex(RuntimeError, "needs libc.so.6"):
+            sysroot_libs(shutil.which("true"), self.root)
