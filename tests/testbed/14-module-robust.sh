@@ -3,7 +3,10 @@
 # usbtrail.ko under abuse: 50 load/unload cycles while both enclosures
 # take writes and the UAS one is unplugged and replugged twice; readers
 # that open, stall (SIGSTOP) and vanish (SIGKILL); bad ioctls and reads of
-# odd sizes.  No oops, no warning, memory back where it started.
+# odd sizes.  No oops, no warning, memory back where it started.  On the
+# debug kernel (tools/debug-kernel) too, with no KASAN, lockdep,
+# atomic-sleep, UBSAN or kmemleak report.
+# kernels: debug
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2016 # expanded in the guest
@@ -11,6 +14,7 @@ tb --devices uas,bot --fault unplug@8+3 --fault unplug@24+3 --timeout 400 -- sh 
 	meminfo() { sync; echo 3 >/proc/sys/vm/drop_caches; sleep 1;
 		awk "/^(MemFree|VmallocUsed):/ { printf \"%s %s \", \$1, \$2 }" /proc/meminfo; echo; }
 	meminfo >/out/mem-before.txt
+	/tests/debug-checks.sh start
 	/tests/write-loop.sh $TESTBED_BOT 40 32 >/dev/null 2>&1 &
 	/tests/write-loop.sh $TESTBED_UAS 40 32 >/dev/null 2>&1 &
 	i=0
@@ -33,6 +37,7 @@ tb --devices uas,bot --fault unplug@8+3 --fault unplug@24+3 --timeout 400 -- sh 
 	echo "cycles $i"
 	wait
 	meminfo >/out/mem-after.txt
+	/tests/debug-checks.sh end
 	grep -q "^usbtrail " /proc/modules && echo "still loaded"
 	echo robust-done
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed: $(tail -n 3 "$out/stdout.txt")"
@@ -64,3 +69,4 @@ echo "MemFree $free0 -> $free1 kB, VmallocUsed $vm0 -> $vm1 kB"
 [ $((vm1 - vm0)) -le 64 ] || fail "VmallocUsed grew by $((vm1 - vm0)) kB"
 [ $((free0 - free1)) -le 8192 ] || fail "MemFree fell by $((free0 - free1)) kB"
 echo "ok: memory back to its start"
+debug_kernel_clean
