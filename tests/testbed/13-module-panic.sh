@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2016 # expanded in the guest
-tb --devices uas --fault medium-not-present@10240 --timeout 240 -- sh -c '
+tb --devices uas --fault medium-not-present@10240 --timeout "$(tb_timeout 240)" -- sh -c '
 	insmod $USBTRAIL_KO panic_dump=32 || exit 1
 	basename $TESTBED_UAS >/out/disk.txt
 	dd if=/dev/zero of=$TESTBED_UAS bs=1M count=8 oflag=direct

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2016 # expanded in the guest
-tb --devices uas --fault unplug@6+3 --timeout 240 -- sh -c '
+tb --devices uas --fault unplug@6+3 --timeout "$(tb_timeout 240)" -- sh -c '
 	/tests/debug-checks.sh start
 	insmod $USBTRAIL_KO stream_kb=64 || exit 1
 	echo 200000 >/sys/kernel/debug/usbtrail/trigger

@@ -35,6 +35,16 @@ no_kernel_warning() {
 	echo "ok: $(basename "$f"): no kernel WARNING, BUG or Oops"
 }
 
+# tb_timeout SECONDS: a --timeout for tb, three times as long on the debug
+# kernel (KASAN, lockdep and kmemleak slow the guest down)
+tb_timeout() {
+	if [ "${TB_KERNEL:-}" = debug ]; then
+		echo $(($1 * 3))
+	else
+		echo "$1"
+	fi
+}
+
 # What the debug kernel's checkers (tools/debug-kernel) print: KASAN,
 # lockdep (its WARNINGs and the RCU checker's), DEBUG_ATOMIC_SLEEP, UBSAN,
 # and kmemleak (its console line after a scan, and the objects it lists).
