@@ -561,6 +561,9 @@ grep -v '^#' "$here/kernels.conf" | while read -r name abi suite; do
 	[ -n "$name" ] || continue
 	[ "$name" = default ] && continue
 	case "$suite" in
+	debug)	# built from linux-source-6.1 (test_pkgs), cached
+		"$here/debug-kernel" build
+		;;
 	bookworm*)
 		[ "$suite" = bookworm-backports ] && ensure_backports
 		# shellcheck disable=SC2046 # nothing, or one package name

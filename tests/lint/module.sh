@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # usbtrail.ko's static checks, as TAP: checkpatch.pl clean, sparse clean
-# and DKMS builds for every kernel of tools/kernels.conf (in the build
+# and DKMS builds for every kernel of tools/kernels.conf (the debug
+# kernel's without DKMS, when tools/deps.sh has built it; in the build
 # root of its release, tools/kbuild, for those not bookworm's), the xHCI
 # probes checked against the kernel's source where it is unpacked.
 # Builds happen in temporary copies of the tree: the work tree is not
@@ -48,9 +49,15 @@ done >"$tmp/abis"
 while read -r abi; do
 	# another release's kernel builds in its build root (tools/kbuild),
 	# through chroot: root only
-	case $(awk -v a="$abi" '$2 == a { print $3; exit }' \
-		"$top/tools/kernels.conf") in
+	suite=$(awk -v a="$abi" '$2 == a { print $3; exit }' \
+		"$top/tools/kernels.conf")
+	case $suite in
 	bookworm*) ;;
+	debug) if ! "$top/tools/debug-kernel" dir >/dev/null 2>&1; then
+		n=$((n + 1))
+		echo "ok $n - builds for $abi # SKIP the debug kernel is not built (tools/deps.sh)"
+		continue
+	   fi ;;
 	*) if [ "$(id -u)" != 0 ]; then
 		n=$((n + 1))
 		echo "ok $n - builds for $abi # SKIP not root (tools/kbuild chroots)"
@@ -79,6 +86,8 @@ while read -r abi; do
 	[ "$modver" = "$(cat "$top/VERSION")" ]
 	result $? "usbtrail.ko for $abi is version $(cat "$top/VERSION") ($modver)"
 
+	# no DKMS for the debug kernel: it has no /lib/modules/ABI/build
+	[ "$suite" = debug ] && continue
 	dk=$tmp/dkms-$abi
 	ver=$(cat "$top/VERSION")
 	mkdir -p "$dk/src/usbtrail-$ver" "$dk/tree"

@@ -3,12 +3,15 @@
 # usbtrail.ko under abuse: 50 load/unload cycles while both enclosures
 # take writes and the UAS one is unplugged and replugged twice; readers
 # that open, stall (SIGSTOP) and vanish (SIGKILL); bad ioctls and reads of
-# odd sizes.  No oops, no warning, memory back where it started.
+# odd sizes.  No oops, no warning, memory back where it started.  On the
+# debug kernel (tools/debug-kernel) too, with no KASAN, lockdep,
+# atomic-sleep, UBSAN or kmemleak report.
+# kernels: debug
 # cpus: 4
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2016 # expanded in the guest
-tb --devices uas,bot --fault unplug@8+3 --fault unplug@24+3 --timeout 400 -- sh -c '
+tb --devices uas,bot --fault unplug@8+3 --fault unplug@24+3 --timeout "$(tb_timeout 400)" -- sh -c '
 	meminfo() { sync; echo 3 >/proc/sys/vm/drop_caches; sleep 1;
 		awk "/^(MemFree|VmallocUsed):/ { printf \"%s %s \", \$1, \$2 }" /proc/meminfo; echo
 		cp /proc/vmallocinfo /out/vmallocinfo-$1.txt; }
@@ -17,6 +20,7 @@ tb --devices uas,bot --fault unplug@8+3 --fault unplug@24+3 --timeout 400 -- sh 
 	insmod $USBTRAIL_KO && cp /proc/vmallocinfo /out/vmallocinfo-loaded.txt &&
 		rmmod usbtrail || echo "warm-up cycle failed"
 	meminfo before >/out/mem-before.txt
+	/tests/debug-checks.sh start
 	/tests/write-loop.sh $TESTBED_BOT 40 32 >/dev/null 2>&1 &
 	/tests/write-loop.sh $TESTBED_UAS 40 32 >/dev/null 2>&1 &
 	i=0
@@ -39,6 +43,7 @@ tb --devices uas,bot --fault unplug@8+3 --fault unplug@24+3 --timeout 400 -- sh 
 	echo "cycles $i"
 	wait
 	meminfo after >/out/mem-after.txt
+	/tests/debug-checks.sh end
 	grep -q "^usbtrail " /proc/modules && echo "still loaded"
 	echo robust-done
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed: $(tail -n 3 "$out/stdout.txt")"
@@ -62,6 +67,12 @@ fi
 n=$(grep -c 'usbtrail: unloaded' "$out/console.log")
 [ "$n" = 51 ] || fail "$n unloads logged, not 51"
 echo "ok: 51 loads and unloads, no oops or warning"
+if [ "${TB_KERNEL:-}" = debug ]; then
+	# KASAN's quarantine holds freed memory back (up to 1/32 of RAM) and
+	# its vmalloc shadow comes and goes: kmemleak's scan is the check here
+	debug_kernel_clean
+	exit 0
+fi
 
 # Memory.  MemFree back within 8 MiB (the module holds ~1.5 MiB a load: a
 # leak per cycle would show as 75 MiB).  vmalloc, by who allocated
@@ -111,3 +122,4 @@ echo "MemFree $free0 -> $free1 kB, VmallocUsed $vm0 -> $vm1 kB, less thread stac
 	fail "vmalloc (less thread stacks) grew by $((rest1 - rest0)) kB"
 [ $((free0 - free1)) -le 8192 ] || fail "MemFree fell by $((free0 - free1)) kB"
 echo "ok: memory back to its start"
+debug_kernel_clean

@@ -4,12 +4,16 @@
 # small stream buffer and nobody reading, records are dropped and
 # counted, and the next read starts with a LOST record giving the count.
 # Unplug and replug come out as usb-remove and usb-add records of the
-# same device (same serial hash and port path, new device number).
+# same device (same serial hash and port path, new device number).  On
+# the debug kernel (tools/debug-kernel) too, with no KASAN, lockdep,
+# atomic-sleep, UBSAN or kmemleak report.
+# kernels: debug
 # cpus: 2
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2016 # expanded in the guest
-tb --devices uas --fault unplug@6+3 --timeout 240 -- sh -c '
+tb --devices uas --fault unplug@6+3 --timeout "$(tb_timeout 240)" -- sh -c '
+	/tests/debug-checks.sh start
 	insmod $USBTRAIL_KO stream_kb=64 || exit 1
 	echo 200000 >/sys/kernel/debug/usbtrail/trigger
 	cat /sys/kernel/debug/usbtrail/stats >/out/stats-full.txt
@@ -19,6 +23,7 @@ tb --devices uas --fault unplug@6+3 --timeout 240 -- sh -c '
 	/tests/utcat >/dev/null
 	/tests/utcat --idle 8000 >/out/hotplug.txt
 	rmmod usbtrail && echo lost-ok
+	/tests/debug-checks.sh end
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 
 expect "$out/stdout.txt" '^lost-ok$'
@@ -33,3 +38,4 @@ h1=$(sed -n 's/.* usb-remove .*serial_hash=\([0-9a-f]*\).*/\1/p' "$out/hotplug.t
 h2=$(sed -n 's/.* usb-add .*serial_hash=\([0-9a-f]*\).*/\1/p' "$out/hotplug.txt" | head -n 1)
 { [ -n "$h1" ] && [ "$h1" = "$h2" ]; } || fail "serial hashes differ: '$h1' '$h2'"
 echo "ok: the same device came back (serial hash $h1)"
+debug_kernel_clean

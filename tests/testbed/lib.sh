@@ -45,6 +45,48 @@ no_kernel_warning() {
 	echo "ok: $(basename "$f"): no kernel WARNING, BUG or Oops"
 }
 
+# tb_timeout SECONDS: a --timeout for tb, three times as long on the debug
+# kernel (KASAN, lockdep and kmemleak slow the guest down)
+tb_timeout() {
+	if [ "${TB_KERNEL:-}" = debug ]; then
+		echo $(($1 * 3))
+	else
+		echo "$1"
+	fi
+}
+
+# What the debug kernel's checkers (tools/debug-kernel) print: KASAN,
+# lockdep (its WARNINGs and the RCU checker's), DEBUG_ATOMIC_SLEEP, UBSAN,
+# and kmemleak (its console line after a scan, and the objects it lists).
+debug_report_re='BUG: KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|possible irq lock inversion|bad unlock balance|held lock freed|lock held when returning to user space|Invalid wait context|DEBUG_LOCKS_WARN_ON|BUG: sleeping function called from invalid context|BUG: scheduling while atomic|new suspected memory leaks|unreferenced object 0x'
+
+# no_debug_report [FILE...]: no report of the debug kernel's checkers in
+# the guest's console (or these FILEs: kmemleak's list the guest saved)
+no_debug_report() {
+	[ $# -gt 0 ] || set -- "$out/console.log"
+	for f in "$@"; do
+		[ -f "$f" ] || fail "no $(basename "$f")"
+		if grep -En "$debug_report_re" "$f" >"$out/debug-reports.txt"; then
+			fail "debug kernel report in $(basename "$f"): $(head -n 3 "$out/debug-reports.txt")"
+		fi
+		echo "ok: $(basename "$f"): no KASAN, lockdep, atomic-sleep, UBSAN or kmemleak report"
+	done
+}
+
+# debug_kernel_clean: on the debug kernel ($TB_KERNEL=debug), the console
+# has no checker's report, and what tests/guest/debug-checks.sh end left
+# in --out says kmemleak scanned and found nothing and lockdep was still
+# checking (a first report turns it off); elsewhere the console has none
+debug_kernel_clean() {
+	if [ "${TB_KERNEL:-}" != debug ]; then
+		no_debug_report
+		return
+	fi
+	no_debug_report "$out/console.log" "$out/kmemleak.txt"
+	expect "$out/debug-state.txt" '^kmemleak: scanned$' "kmemleak's state"
+	expect "$out/debug-state.txt" '^ *debug_locks: +1$' "lockdep's state"
+}
+
 # expect FILE REGEX [WHAT]: FILE has a line matching the extended REGEX
 expect() {
 	grep -Eq -- "$2" "$1" ||
