@@ -39,7 +39,7 @@ VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 
 .PHONY: all usbtrail usbtrail-san clang module module-testbed module-clean \
 	testbed-build \
-	deps check check-fast demo bench-module bench-record bench-analyze \
+	deps check check-debug check-fast demo bench-module bench-record bench-analyze \
 	bench-fs \
 	man unit install uninstall clean
 
@@ -112,6 +112,16 @@ check: deps
 	$(MAKE) -j$(JOBS) usbtrail-san
 	$(MAKE) -s -j$(JOBS) -C userspace tools
 	MAKEFLAGS=-j$(JOBS) USBTRAIL=$(SAN_BIN) tests/run
+
+# The module's robustness tests (13, 14, 15) on the debug kernel (KASAN,
+# lockdep, atomic-sleep, kmemleak, UBSAN; docs/testbed.md): its first build
+# takes about 35 CPU-minutes, so it is not part of make check.
+check-debug:
+	tools/deps.sh --debug-kernel
+	$(MAKE) -j$(JOBS) usbtrail
+	$(MAKE) -j$(JOBS) usbtrail-san
+	$(MAKE) -s -j$(JOBS) -C userspace tools
+	MAKEFLAGS=-j$(JOBS) USBTRAIL=$(SAN_BIN) TB_DEBUG=1 tests/run @debug
 
 # Every test but the test bed's: unit tests, the command line and host
 # suites under ASan+UBSan, a clang build, the lints, the fuzzers for a few

@@ -12,6 +12,11 @@
 #                            mmdebstrap, and the chroot the packages are
 #                            installed into by tests/host/40-deb-package.sh
 #                            (the full run does this too)
+#   tools/deps.sh --debug-kernel
+#                            everything, and the debug kernel
+#                            (tools/debug-kernel build: about 35
+#                            CPU-minutes the first time, so not part of
+#                            the full run; `make check-debug` runs it)
 #
 # The test bed kernels are pinned in tools/kernels.conf: image and headers
 # are installed by ABI name so they always match.  Kernel images are not
@@ -33,6 +38,11 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 kcache=${USBTRAIL_KCACHE:-/var/cache/usbtrail/kernels}
 what=${1:-all}
+case $what in
+all|--build|--deb|--debug-kernel) ;;
+*) echo "deps.sh: unknown argument '$what' (--build, --deb, --debug-kernel or nothing)" >&2
+   exit 2 ;;
+esac
 srcdir=/var/cache/usbtrail/src
 aptdir=/var/cache/usbtrail/apt
 rootdir=/var/cache/usbtrail/roots
@@ -561,8 +571,8 @@ grep -v '^#' "$here/kernels.conf" | while read -r name abi suite; do
 	[ -n "$name" ] || continue
 	[ "$name" = default ] && continue
 	case "$suite" in
-	debug)	# built from linux-source-6.1 (test_pkgs), cached
-		"$here/debug-kernel" build
+	debug)	# built from linux-source-6.1 (test_pkgs), cached; only asked
+		[ "$what" != --debug-kernel ] || "$here/debug-kernel" build
 		;;
 	bookworm*)
 		[ "$suite" = bookworm-backports ] && ensure_backports
