@@ -30,9 +30,11 @@ check "table rows" "$(json '(lambda s: 16 <= len(s["rows"]) <= 32 and s["rows"][
 check "phases: cycle 1 and the last" \
 	"$(json '[(p["name"], p["cycle"]) for p in j["phases"]] == [("write", 1), ("read", 1), ("write", j["soak"]["cycles"]), ("read", j["soak"]["cycles"])]')" True
 check "intervals kept" "$(json 'len(j["intervals"]) <= 4096')" True
-# the log: every cycle's write and read
-check "log: a write line per cycle" \
-	"$(grep -Ec '^[0-9.]+ [0-9.]+ write#[0-9]+ ' "$out/soak.log")" "$cycles"
+# the log: every cycle's write and read (a phase longer than the 100 ms
+# interval, on a loaded machine, has a line per interval: count cycles)
+check "log: the write of every cycle" \
+	"$(sed -En 's/^[0-9.]+ [0-9.]+ write#([0-9]+) .*/\1/p' "$out/soak.log" |
+		sort -un | wc -l)" "$cycles"
 grep -Eq "^[0-9.]+ [0-9.]+ read#$cycles " "$out/soak.log" ||
 	fail "no line of the last cycle's read in the log"
 echo "ok: the log has all $cycles cycles"
