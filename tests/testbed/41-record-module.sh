@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# usbtrail record with usbtrail.ko: every fault kind on the right disk.
+# usbtrail record with usbtrail.ko: every fault kind on the right disk;
+# in an arm64 guest on the newest kernel too (41-record-module@arm64-7.3).
+# arm64: 7.3
 . "$(dirname "$0")/lib.sh"
 source=module
 . "$(dirname "$0")/record-faults.inc"
