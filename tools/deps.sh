@@ -193,8 +193,11 @@ own_apt_update() {
 	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	{ awk '!/^#/ && NF == 4 && $4 != "host" { print $4 }' \
 		"$here/kernel-sources.conf"
-	  awk '!/^#/ && NF == 3 && $3 !~ /^bookworm/ { print $3 }' \
-		"$here/kernels.conf"; } | sort -u | while read -r suite; do
+	  # not bookworm's (the host's apt has those), nor the debug kernel,
+	  # built here (its "suite" is `debug`)
+	  awk '!/^#/ && NF == 3 && $3 !~ /^bookworm/ && $3 != "debug" {
+		print $3 }' "$here/kernels.conf"; } |
+	sort -u | while read -r suite; do
 		case "$suite" in
 		*-security) url=http://deb.debian.org/debian-security ;;
 		*) url=http://deb.debian.org/debian ;;
@@ -266,48 +269,54 @@ kernel_source() {	# VERSION PACKAGE PACKAGE-VERSION SUITE
 	mv "$tree.tmp" "$tree"
 }
 
-# Fetch PACKAGE (any version: an ABI name pins it) from our own apt setup
-# into $aptdir/archives, unless a .deb of it is there; print its path.
-own_deb() {	# PACKAGE
-	for d in "$aptdir/archives/$1"_*.deb; do
+# Fetch PACKAGE through the apt setup APT (own_apt or arm64_apt; APT_update
+# brings its lists up to date, once) into DIR unless a .deb of it is there;
+# print its path.  CONF names the list that asked for it, for the error.
+apt_deb() {	# APT DIR PACKAGE CONF
+	for d in "$2/$3"_*.deb; do
 		[ -f "$d" ] && { echo "$d"; return 0; }
 	done
-	own_apt_update
-	echo "deps.sh: fetching $1" >&2
-	dl=$(mktemp -d "$aptdir/archives/partial/dl.XXXXXX")
-	chmod 755 "$dl"
-	(cd "$dl" && own_apt apt-get download -qq "$1" >/dev/null) ||
-		{ rm -rf "$dl"; die "cannot fetch $1 (see tools/kernels.conf)"; }
+	"$1_update"
+	echo "deps.sh: fetching $3" >&2
+	mkdir -p "$2"
+	dl=$(mktemp -d "$2/.dl.XXXXXX")
+	chmod 755 "$dl"		# apt's _apt user downloads into it
+	(cd "$dl" && "$1" apt-get download -qq "$3" >/dev/null) ||
+		{ rm -rf "$dl"; die "cannot fetch $3 (see $4)"; }
 	for d in "$dl"/*.deb; do
-		mv "$d" "$aptdir/archives/"
-		echo "$aptdir/archives/${d##*/}"
+		mv "$d" "$2/"
+		echo "$2/${d##*/}"
 	done
 	rm -rf "$dl"
 }
 
-# A kernel of another Debian release (tools/kernels.conf, a suite not
-# bookworm's): its image unpacked into $kcache/ABI as kernel_image() lays
-# it out, from our own apt setup.  7.x splits the image: linux-image-ABI is
-# an empty metapackage, the kernel is usr/lib/modules/ABI/vmlinuz in
-# linux-binary-ABI and the modules are in linux-modules-ABI; trixie's
-# packages are merged-/usr.  The test bed reads boot/vmlinuz-ABI and
-# lib/modules/ABI: both are made to be there.
-foreign_image() {	# ABI
-	abi=$1
-	[ -f "$kcache/$abi/.complete" ] && return 0
-	own_apt_update
-	if own_apt apt-cache show "linux-binary-$abi" >/dev/null 2>&1; then
-		pkgs="linux-binary-$abi linux-modules-$abi"
+# A kernel of the apt setup APT (its .debs kept in DIR, apt_deb): its image
+# unpacked into $kcache/ABI as kernel_image() lays it out.  7.x splits the
+# image: linux-image-ABI is an empty metapackage, the kernel is
+# usr/lib/modules/ABI/vmlinuz in linux-binary-ABI and the modules are in
+# linux-modules-ABI; trixie's packages are merged-/usr.  The test bed reads
+# boot/vmlinuz-ABI and lib/modules/ABI: kernel_tree_done makes both be there.
+apt_kernel_image() {	# APT DIR ABI CONF
+	[ -f "$kcache/$3/.complete" ] && return 0
+	"$1_update"
+	if "$1" apt-cache show "linux-binary-$3" >/dev/null 2>&1; then
+		pkgs="linux-binary-$3 linux-modules-$3"
 	else
-		pkgs="linux-image-$abi"
+		pkgs="linux-image-$3"
 	fi
-	rm -rf "${kcache:?}/$abi"
-	mkdir -p "$kcache/$abi"
+	rm -rf "${kcache:?}/$3"
+	mkdir -p "$kcache/$3"
 	for p in $pkgs; do
-		dpkg-deb -x "$(own_deb "$p")" "$kcache/$abi" ||
+		dpkg-deb -x "$(apt_deb "$1" "$2" "$p" "$4")" "$kcache/$3" ||
 			die "cannot unpack $p"
 	done
-	kernel_tree_done "$abi" "$pkgs"
+	kernel_tree_done "$3" "$pkgs"
+}
+
+# A kernel of another Debian release (tools/kernels.conf, a suite not
+# bookworm's), from our own apt setup.
+foreign_image() {	# ABI
+	apt_kernel_image own_apt "$aptdir/archives" "$1" tools/kernels.conf
 }
 
 # The test bed reads boot/vmlinuz-ABI and lib/modules/ABI of $kcache/ABI:
@@ -442,45 +451,15 @@ arm64_apt_update() {
 # Fetch arm64 PACKAGE (an ABI name pins it) into $arm64_apt_dir/kernels
 # unless a .deb of it is there; print its path.
 arm64_deb() {	# PACKAGE
-	kd=$arm64_apt_dir/kernels
-	for d in "$kd/$1"_*.deb; do
-		[ -f "$d" ] && { echo "$d"; return 0; }
-	done
-	arm64_apt_update
-	echo "deps.sh: fetching $1 (arm64)" >&2
-	mkdir -p "$kd"
-	dl=$(mktemp -d "$arm64_apt_dir/archives/partial/dl.XXXXXX")
-	chmod 755 "$dl"
-	(cd "$dl" && arm64_apt apt-get download -qq "$1" >/dev/null) ||
-		{ rm -rf "$dl"; die "cannot fetch $1 for arm64 (see tools/kernels-arm64.conf)"; }
-	for d in "$dl"/*.deb; do
-		mv "$d" "$kd/"
-		echo "$kd/${d##*/}"
-	done
-	rm -rf "$dl"
+	apt_deb arm64_apt "$arm64_apt_dir/kernels" "$1" tools/kernels-arm64.conf
 }
 
 # An arm64 kernel: image and modules into $kcache/ABI (boot/vmlinuz-ABI,
 # lib/modules/ABI), its headers into HEADERS-ROOT/usr/src.
 arm64_kernel() {	# ABI HEADERS-ROOT
 	abi=$1 hroot=$2
-	r=$kcache/$abi
-	if [ ! -f "$r/.complete" ]; then
-		arm64_apt_update
-		if arm64_apt apt-cache show "linux-binary-$abi" >/dev/null 2>&1
-		then
-			pkgs="linux-binary-$abi linux-modules-$abi"
-		else
-			pkgs="linux-image-$abi"
-		fi
-		rm -rf "$r"
-		mkdir -p "$r"
-		for p in $pkgs; do
-			dpkg-deb -x "$(arm64_deb "$p")" "$r" ||
-				die "cannot unpack $p (arm64)"
-		done
-		kernel_tree_done "$abi" "$pkgs"
-	fi
+	apt_kernel_image arm64_apt "$arm64_apt_dir/kernels" "$abi" \
+		tools/kernels-arm64.conf
 	h=$hroot/usr/src/linux-headers-$abi
 	[ -f "$h/.complete" ] && return 0
 	rm -rf "$h" "$hroot/.h-$abi"
