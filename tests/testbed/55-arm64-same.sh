@@ -20,7 +20,7 @@ for arch in x86-64 arm64; do
 	rm -rf "$d"
 	mkdir -p "$d"
 	"$top/tools/testbed/run" --out "$d" --arch "$arch" --kernel "$kernel" \
-		--devices uas,bot --fault stall@3+6:uas \
+		--devices uas,bot --fault stall@3+4:uas \
 		--fault medium-not-present@10240:bot --timeout 300 -- \
 		sh /tests/arch-same.sh >"$d/stdout.txt" 2>&1 ||
 		fail "$arch: guest command failed: $(tail -n 3 "$d/stdout.txt")"
