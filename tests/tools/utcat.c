@@ -73,6 +73,8 @@ int main(int argc, char **argv)
 		       in.flight_records, (unsigned long long)in.records,
 		       (unsigned long long)in.lost,
 		       (unsigned long long)in.stream_bytes, in.sources);
+		/* out at once: a test waits for it to know the reader is on */
+		fflush(stdout);
 	}
 	buf = malloc(bufsize);
 	if (!buf)

@@ -39,6 +39,10 @@ faults (--fault, repeatable; DEVICE defaults to the first device):
   dip@T+D[:DEVICE]     writes throttled to 25% of the rate of the second
                        before T, for D s: a dip without errors
   unplug@T+D[:DEVICE]  device_del at T, device_add again D s later
+T may be a name instead (letters, digits, '-'): the fault starts when
+COMMAND runs `testbed-mark NAME`, D s after it the stall or dip ends, the
+device comes back (a guest slower than expected, such as the debug
+kernel's, then meets the fault where the test meant it).
 Every fault is logged with its time to OUT/faults.log.
 
 arm64 (--arch arm64): QEMU's virt machine with a Cortex-A72 (TCG; a run

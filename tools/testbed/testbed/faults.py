@@ -16,17 +16,21 @@ DIP_FLOOR_BPS = 256 * 1024      # never so low that commands time out
 
 FAULT_RE = re.compile(
     r"^(?P<kind>medium-not-present|io-error|stall|dip|unplug)@"
-    r"(?P<arg>[0-9.+]+)(?::(?P<dev>[a-z-]+))?$")
+    r"(?P<arg>[0-9.+]+|[a-z][a-z0-9-]*\+[0-9.+]*)(?::(?P<dev>[a-z-]+))?$")
+MARK_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
 class Fault:
-    """One --fault SPEC: KIND@SECTOR[:DEVICE] or KIND@T+D[:DEVICE]."""
+    """One --fault SPEC: KIND@SECTOR[:DEVICE] or KIND@T+D[:DEVICE], T
+    in seconds from when COMMAND starts or the name of a mark (.mark; .t
+    is set when the guest sets it)."""
 
     def __init__(self, spec, devices):
         m = FAULT_RE.match(spec)
         if not m:
             raise ValueError(f"bad fault spec '{spec}' (see --help)")
         self.spec = spec
+        self.mark = None
         self.kind = m.group("kind")
         self.dev = m.group("dev") or devices[0]
         if self.dev not in devices:
@@ -40,10 +44,14 @@ class Fault:
             self.sector = int(arg)
         else:
             t, plus, d = arg.partition("+")
+            # T a name: from when COMMAND runs `testbed-mark NAME`
+            self.mark = t if MARK_RE.match(t) else None
             try:
-                self.t, self.d = float(t), float(d)
+                self.t = 0.0 if self.mark else float(t)
+                self.d = float(d)
             except ValueError:
-                raise ValueError(f"fault '{spec}': expected T+D in seconds")
+                raise ValueError(f"fault '{spec}': expected T+D in seconds "
+                                 "(or T the name of a mark)")
             if not plus or self.t < 0 or self.d <= 0:
                 raise ValueError(f"fault '{spec}': expected T+D with "
                                  "T >= 0 and D > 0")

@@ -17,6 +17,16 @@ JOURNALD = "/lib/systemd/systemd-journald"
 JOURNALCTL = "/usr/bin/journalctl"
 
 
+# testbed-mark NAME: the faults timed from NAME (--fault KIND@NAME+D)
+# start now; the runner watches /tb for the file
+TESTBED_MARK = b"""#!/bin/sh
+case "$1" in
+''|*[!a-z0-9-]*) echo "usage: testbed-mark NAME" >&2; exit 2 ;;
+esac
+: >"/tb/mark.$1"
+"""
+
+
 def build_initramfs(path, abi, usbtrail, ko, journald=False,
                     arch="x86-64"):
     kroot = os.path.join(KCACHE, abi)
@@ -35,6 +45,7 @@ def build_initramfs(path, abi, usbtrail, ko, journald=False,
         if a != "busybox":
             c.symlink(f"bin/{a}", "busybox")
     c.copy("init", os.path.join(HERE, "init"), 0o755)
+    c.file("bin/testbed-mark", TESTBED_MARK, 0o755)
 
     names = []
     for mod in module_order(moddir, GUEST_MODULES):

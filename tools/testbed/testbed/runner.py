@@ -54,6 +54,7 @@ class Run:
         self.qemu = None
         self.qmp = None
         self.t0 = None          # host monotonic time COMMAND started
+        self.marks = {}         # mark name: the faults waiting for it
         self.actions = []       # (seconds after t0, callable)
         self.unplugged = {}     # device -> replug due, after DEVICE_DELETED
         self.stats = {}         # device -> (time, wr_bytes)
@@ -196,15 +197,35 @@ class Run:
             if f.kind in ("medium-not-present", "io-error"):
                 self.flog(f.spec, "armed", f"device={f.dev} "
                           f"sector={f.sector}")
-            elif f.kind == "stall":
-                self.at(f.t, lambda f=f: self.stall(f, True))
-                self.at(f.t + f.d, lambda f=f: self.stall(f, False))
-            elif f.kind == "dip":
-                self.at(max(f.t - 1, 0), lambda f=f: self.sample(f))
-                self.at(f.t, lambda f=f: self.dip(f, True))
-                self.at(f.t + f.d, lambda f=f: self.dip(f, False))
-            elif f.kind == "unplug":
-                self.at(f.t, lambda f=f: self.unplug(f))
+            elif f.mark:
+                self.marks.setdefault(f.mark, []).append(f)
+                self.flog(f.spec, "waiting", f"device={f.dev} "
+                          f"mark={f.mark}")
+            else:
+                self.schedule(f)
+
+    def schedule(self, f):
+        if f.kind == "stall":
+            self.at(f.t, lambda f=f: self.stall(f, True))
+            self.at(f.t + f.d, lambda f=f: self.stall(f, False))
+        elif f.kind == "dip":
+            self.at(max(f.t - 1, 0), lambda f=f: self.sample(f))
+            self.at(f.t, lambda f=f: self.dip(f, True))
+            self.at(f.t + f.d, lambda f=f: self.dip(f, False))
+        elif f.kind == "unplug":
+            self.at(f.t, lambda f=f: self.unplug(f))
+
+    def poll_marks(self):
+        """The faults timed from a mark (`testbed-mark NAME` in the
+        guest: /tb/mark.NAME) start when it appears."""
+        for name in list(self.marks):
+            if not os.path.exists(os.path.join(self.tb, "mark." + name)):
+                continue
+            now = time.monotonic() - self.t0
+            for f in self.marks.pop(name):
+                f.t = now
+                self.flog(f.spec, "mark", f"device={f.dev} mark={name}")
+                self.schedule(f)
 
     def at(self, t, fn):
         self.actions.append((t, fn))
@@ -390,6 +411,8 @@ class Run:
             try:
                 for ev in self.qmp.poll_events():
                     self.on_event(ev)
+                if self.marks:
+                    self.poll_marks()
                 while self.t0 is not None and self.actions and \
                         self.actions[0][0] <= time.monotonic() - self.t0:
                     _, fn = self.actions.pop(0)
@@ -413,6 +436,9 @@ class Run:
         for f in a.faults:
             if f.kind == "unplug" and f.dev in self.unplugged:
                 warn(f"{f.spec}: the device was never deleted")
+        for name, faults in self.marks.items():
+            warn(f"{', '.join(f.spec for f in faults)}: COMMAND never ran "
+                 f"'testbed-mark {name}'; not injected")
         if timed_out:
             warn(f"timed out after {a.timeout:g} s; console tail:")
             print(self.log_tail("console.log"), file=sys.stderr)

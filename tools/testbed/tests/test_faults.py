@@ -26,6 +26,20 @@ class FaultTest(unittest.TestCase):
         f = Fault("stall@0+1", DEVICES)
         self.assertEqual((f.t, f.d, f.dev), (0, 1, "uas"))
 
+    def test_marks(self):
+        f = Fault("unplug@hotplug+3:bot", DEVICES)
+        self.assertEqual((f.kind, f.dev, f.mark, f.t, f.d),
+                         ("unplug", "bot", "hotplug", 0, 3))
+        self.assertEqual(Fault("stall@after-boot2+1.5", DEVICES).mark,
+                         "after-boot2")
+        self.assertIsNone(Fault("stall@1+1", DEVICES).mark)
+        self.assertIsNone(Fault("io-error@8", DEVICES).mark)
+        for spec in ("stall@hotplug", "stall@Hot+1", "stall@2x+1",
+                     "io-error@x", "medium-not-present@mark+1"):
+            with self.assertRaises(ValueError):
+                Fault(spec, DEVICES)
+        self.assertBad("unplug@hotplug+", "expected T+D in seconds")
+
     def test_spec_is_kept(self):
         self.assertEqual(Fault("dip@4+4", DEVICES).spec, "dip@4+4")
 
