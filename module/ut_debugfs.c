@@ -82,11 +82,12 @@ static int ut_debugfs_probes_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	n = ut_probes(p, USBTRAIL_PROBES_MAX);
 	for (i = 0; i < n; i++)
-		seq_printf(m, "probe=%s kind=%s state=%s error=%d source=0x%x\n",
+		seq_printf(m, "probe=%s kind=%s state=%s error=%d source=0x%x%s\n",
 			   p[i].name, p[i].kind == USBTRAIL_PROBE_TRACEPOINT ?
 			   "tracepoint" : "kretprobe",
 			   ut_probe_state_name(p[i].state), p[i].error,
-			   p[i].source);
+			   p[i].source, p[i].flags & USBTRAIL_PROBE_F_BUILTIN ?
+			   " builtin=1" : "");
 	kfree(p);
 	return 0;
 }

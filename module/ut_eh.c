@@ -22,8 +22,10 @@
 #include <linux/notifier.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
+#include <linux/slab.h>
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
+#include <scsi/scsi_host.h>
 
 #include "ut.h"
 #include "ut_compat.h"
@@ -37,6 +39,7 @@ struct ut_eh_probe {
 	struct kretprobe krp;
 	bool registered;
 	bool mod_live;		/* its module is known to be loaded */
+	bool builtin;		/* placed in the kernel's own code */
 	bool warned;		/* its one warning is out */
 	int error;		/* of the last register_kretprobe() */
 };
@@ -158,12 +161,36 @@ static u8 ut_eh_state(const struct ut_eh_probe *p)
 }
 
 /*
+ * Which probes of module `mod` (NULL: of every module) have a loaded
+ * module, and one warning for a handler none of whose names it has.  A
+ * module is loaded when it says so (the notifier) or when a probe on it
+ * was placed.  ut_eh_lock held.
+ */
+static void ut_eh_update(const char *mod)
+{
+	struct ut_eh_probe *p;
+	unsigned int i;
+
+	lockdep_assert_held(&ut_eh_lock);
+	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
+		p = &ut_eh_probes[i];
+		if (mod && strcmp(mod, p->module))
+			continue;
+		p->mod_live = mod || ut_eh_module_probed(p);
+		if (ut_eh_state(p) != USBTRAIL_PROBE_FAILED || p->warned)
+			continue;
+		p->warned = true;
+		pr_warn("probe %s not attached: error %d%s\n", p->symbol,
+			p->error, p->error == -ENOENT ?
+			" (no such function in the module)" : "");
+	}
+}
+
+/*
  * Place the probes of module `mod` (NULL: of every module loaded), on
- * every name of each handler.  A module is loaded when it says so (the
- * notifier) or when a probe on it was placed; a register_kretprobe() on
- * a module not loaded fails as one on a name it lacks does (-ENOENT), so
- * those fail quietly.  A handler none of whose names a loaded module has
- * is worth one warning.  ut_eh_lock held.
+ * every name of each handler.  A register_kretprobe() on a module not
+ * loaded fails as one on a name it lacks does (-ENOENT), so those fail
+ * quietly.  ut_eh_lock held.
  */
 static void ut_eh_register(const char *mod)
 {
@@ -180,18 +207,77 @@ static void ut_eh_register(const char *mod)
 		p->error = register_kretprobe(&p->krp);
 		p->registered = !p->error;
 	}
+	ut_eh_update(mod);
+}
+
+/* drivers/usb/storage/scsiglue.h (5.10 to 7.3) */
+void usb_stor_host_template_init(struct scsi_host_template *sht,
+				 const char *name, struct module *owner);
+
+/*
+ * Where built-in usb-storage's handler of kind `kind` is: from the host
+ * template it gives its sub-drivers.  NULL when usb-storage is not built
+ * in (nor loaded).  ut_eh_lock held.
+ */
+static void *ut_eh_bot_builtin(u8 kind)
+{
+	typeof(&usb_stor_host_template_init) init;
+	struct scsi_host_template *sht;
+	void *fn = NULL;
+
+	init = symbol_get(usb_stor_host_template_init);
+	if (!init)
+		return NULL;
+	sht = kzalloc(sizeof(*sht), GFP_KERNEL);
+	if (sht) {
+		init(sht, KBUILD_MODNAME, THIS_MODULE);
+		if (kind == USBTRAIL_EH_ABORT)
+			fn = sht->eh_abort_handler;
+		else if (kind == USBTRAIL_EH_DEVICE_RESET)
+			fn = sht->eh_device_reset_handler;
+		else if (kind == USBTRAIL_EH_BUS_RESET)
+			fn = sht->eh_bus_reset_handler;
+		kfree(sht);
+	}
+	symbol_put(usb_stor_host_template_init);
+	return fn;
+}
+
+/*
+ * The drivers built into the kernel: place the probes no module placed
+ * (once, at load: a built-in driver never comes or goes; a module loaded
+ * meanwhile had its probes placed by the notifier).  ut_eh_lock held.
+ */
+static void ut_eh_register_builtin(void)
+{
+	struct ut_eh_probe *p;
+	unsigned int i;
+	void *addr;
+
+	lockdep_assert_held(&ut_eh_lock);
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
 		p = &ut_eh_probes[i];
-		if (mod && strcmp(mod, p->module))
+		if (p->registered || p->mod_live)
 			continue;
-		p->mod_live = mod || ut_eh_module_probed(p);
-		if (ut_eh_state(p) != USBTRAIL_PROBE_FAILED || p->warned)
+		memset(&p->krp.kp, 0, sizeof(p->krp.kp));
+		if (p->driver == USBTRAIL_DRV_UAS) {
+			/* "uas:uas_eh_abort_handler": uas_eh_abort_handler */
+			p->krp.kp.symbol_name = p->symbol + strlen(p->module) + 1;
+		} else {
+			addr = ut_eh_bot_builtin(p->kind);
+			if (!addr)
+				continue;
+			p->krp.kp.addr = addr;
+		}
+		if (register_kretprobe(&p->krp))
 			continue;
-		p->warned = true;
-		pr_warn("probe %s not attached: error %d%s\n", p->symbol,
-			p->error, p->error == -ENOENT ?
-			" (no such function in the module)" : "");
+		p->registered = true;
+		p->builtin = true;
+		p->error = 0;
+		pr_info("probe %s attached: %s is built in\n", p->symbol,
+			p->module);
 	}
+	ut_eh_update(NULL);
 }
 
 /* Remove the probes of module `mod` (NULL: all).  ut_eh_lock held. */
@@ -207,6 +293,7 @@ static void ut_eh_unregister(const char *mod)
 			continue;
 		unregister_kretprobe(&p->krp);
 		p->registered = false;
+		p->builtin = false;
 	}
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
 		p = &ut_eh_probes[i];
@@ -268,6 +355,7 @@ unsigned int ut_eh_probe_states(struct usbtrail_probe *out, unsigned int max)
 		out[i].error = out[i].state == USBTRAIL_PROBE_ATTACHED ? 0 :
 			       p->error;
 		out[i].kind = USBTRAIL_PROBE_KRETPROBE;
+		out[i].flags = p->builtin ? USBTRAIL_PROBE_F_BUILTIN : 0;
 	}
 	mutex_unlock(&ut_eh_lock);
 	return i;
@@ -283,6 +371,7 @@ int ut_eh_init(void)
 		return ret;
 	mutex_lock(&ut_eh_lock);
 	ut_eh_register(NULL);
+	ut_eh_register_builtin();
 	mutex_unlock(&ut_eh_lock);
 	return 0;
 }

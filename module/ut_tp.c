@@ -7,8 +7,10 @@
  * notifier (which replays the modules already loaded when registered)
  * attaches our probes when such a module comes and forgets them when it
  * goes.  The block layer's tracepoints are built in and found with
- * for_each_kernel_tracepoint().  No kernel symbol of xhci-hcd or scsi_mod
- * is referenced, so usbtrail.ko loads without them.
+ * for_each_kernel_tracepoint(), and so are xhci-hcd's and scsi_mod's in
+ * a kernel that has those built in (the test bed's debug kernel, many
+ * embedded ones).  No kernel symbol of xhci-hcd or scsi_mod is
+ * referenced, so usbtrail.ko loads without them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,6 +29,7 @@ struct ut_tp_slot {
 	u8 state;			/* enum usbtrail_probe_state */
 	int error;			/* of the last attempt */
 	bool warned;			/* its one warning is out */
+	bool builtin;			/* a module's, found built in */
 };
 
 /* a slot for each tracepoint of UT_TRACEPOINTS() */
@@ -88,8 +91,10 @@ static void ut_tp_missing(const char *mod)
 }
 
 /*
- * Attach the probe meant for tracepoint tp of module `mod` (NULL: core).
- * ut_tp_lock held.
+ * Attach the probe meant for tracepoint tp of module `mod` (NULL: core;
+ * a module's probe takes a core tracepoint of its name: the module is
+ * built in, and the kernel's tracepoint names are unique).  ut_tp_lock
+ * held.
  */
 static void ut_tp_attach(struct tracepoint *tp, const char *mod)
 {
@@ -102,8 +107,8 @@ static void ut_tp_attach(struct tracepoint *tp, const char *mod)
 		s = &ut_tp_slots[i];
 		if (s->tp || strcmp(s->probe->name, tp->name))
 			continue;
-		if (!!mod != !!s->probe->module ||
-		    (mod && strcmp(mod, s->probe->module)))
+		if (mod && (!s->probe->module ||
+			    strcmp(mod, s->probe->module)))
 			continue;
 		ret = tracepoint_probe_register(tp, s->probe->func, NULL);
 		if (ret) {
@@ -111,6 +116,7 @@ static void ut_tp_attach(struct tracepoint *tp, const char *mod)
 			continue;
 		}
 		s->tp = tp;
+		s->builtin = !mod && s->probe->module;
 		s->state = USBTRAIL_PROBE_ATTACHED;
 		s->error = 0;
 	}
@@ -194,6 +200,7 @@ unsigned int ut_tp_probe_states(struct usbtrail_probe *out, unsigned int max)
 		out[i].error = s->error;
 		out[i].kind = USBTRAIL_PROBE_TRACEPOINT;
 		out[i].state = s->state;
+		out[i].flags = s->builtin ? USBTRAIL_PROBE_F_BUILTIN : 0;
 	}
 	mutex_unlock(&ut_tp_lock);
 	return i;

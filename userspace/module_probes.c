@@ -65,6 +65,9 @@ struct json_object *module_probes_json(const struct usbtrail_info *info)
 				       json_object_new_int(p->error));
 		json_object_object_add(k, "source",
 				       json_object_new_int64(p->source));
+		if (p->flags & USBTRAIL_PROBE_F_BUILTIN)
+			json_object_object_add(k, "builtin",
+					       json_object_new_boolean(1));
 		json_object_array_add(a, k);
 	}
 	return a;

@@ -218,17 +218,24 @@ enum usbtrail_probe_state {
 	USBTRAIL_PROBE_ALIAS,		/* name absent, another one attached */
 };
 
+/* usbtrail_probe.flags */
+#define USBTRAIL_PROBE_F_BUILTIN	0x01	/* on a driver built into the kernel */
+
 #define USBTRAIL_PROBE_NAME_LEN	48
 #define USBTRAIL_PROBES_MAX	32
 
 struct usbtrail_probe {
-	/* "module:event", "module:function"; module "vmlinux": built in */
+	/*
+	 * "module:event", "module:function": the driver's module name even
+	 * when it is built in (flags say so); "vmlinux": the core kernel's
+	 */
 	char name[USBTRAIL_PROBE_NAME_LEN];
 	__u32 source;			/* the USBTRAIL_SRC_* bit it feeds */
 	__s32 error;			/* -errno of the last attempt, or 0 */
 	__u8 kind;			/* enum usbtrail_probe_kind */
 	__u8 state;			/* enum usbtrail_probe_state */
-	__u8 pad[6];
+	__u8 flags;			/* USBTRAIL_PROBE_F_*; 0 before */
+	__u8 pad[5];
 };
 
 /*
