@@ -535,6 +535,47 @@ static void test_attribution(void **state)
 	find(CLASSIFY_OVER_CURRENT, "1-1.2", 0);
 	assert_string_equal(find(CLASSIFY_RESET, "host0", 0)->disk, "sda");
 	assert_string_equal(find(CLASSIFY_RESET, "host0", 0)->usb, "2-1");
+	/*
+	 * Two enclosures enumerated together (the test bed's console,
+	 * 6.1): usb-storage names its device, "scsi host1: uas" does not;
+	 * it is the other one, announced first, not the last announced
+	 * (which usb-storage took).  A replug announces it again.
+	 */
+	c = run_text("[ 5.95] usb 2-1: new SuperSpeed USB device number 2 using "
+		     "xhci_hcd\n"
+		     "[ 5.98] usb 2-1: New USB device found, idVendor=46f4, "
+		     "idProduct=0003, bcdDevice= 0.00\n"
+		     "[ 6.14] usb 2-2: new SuperSpeed USB device number 3 using "
+		     "xhci_hcd\n"
+		     "[ 6.16] usb 2-2: New USB device found, idVendor=46f4, "
+		     "idProduct=0001, bcdDevice= 0.00\n"
+		     "[ 7.14] usb-storage 2-2:1.0: USB Mass Storage device "
+		     "detected\n"
+		     "[ 7.15] scsi host0: usb-storage 2-2:1.0\n"
+		     "[ 7.29] scsi host1: uas\n"
+		     "[ 7.35] sd 1:0:0:0: [sda] 2097152 512-byte logical blocks: "
+		     "(1.07 GB/1.00 GiB)\n"
+		     "[ 8.19] sd 0:0:0:0: [sdb] 2097152 512-byte logical blocks: "
+		     "(1.07 GB/1.00 GiB)\n"
+		     "[ 9.00] usb 2-1: USB disconnect, device number 2\n"
+		     "[12.00] usb 2-1: new SuperSpeed USB device number 4 using "
+		     "xhci_hcd\n"
+		     "[12.10] scsi host2: uas\n"
+		     "[12.20] sd 2:0:0:0: [sdc] 2097152 512-byte logical blocks: "
+		     "(1.07 GB/1.00 GiB)\n");
+	d = classify_devices(c, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(d[0].usb, "2-1");
+	assert_int_equal(d[0].pid, 0x0003);
+	assert_string_equal(d[0].driver, "uas");
+	assert_int_equal(d[0].host, 2);
+	assert_string_equal(d[0].disk, "sdc");
+	assert_string_equal(d[1].usb, "2-2");
+	assert_int_equal(d[1].pid, 0x0001);
+	assert_string_equal(d[1].driver, "usb-storage");
+	assert_int_equal(d[1].host, 0);
+	assert_string_equal(d[1].disk, "sdb");
+	classify_free(c);
 }
 
 /* Every row's test line is that row's, and maps as the row says. */

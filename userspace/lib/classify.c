@@ -419,6 +419,7 @@ struct classify {
 	struct classify_device devs[CLASSIFY_DEVICES_MAX];
 	unsigned int ndevs;
 	int pending_storage;		/* device whose SCSI host comes next */
+	unsigned long announced;	/* "new ... USB device" lines so far */
 	const char *last_row;
 	/* "sd 5:0:0:0: [sdb]" alone on a line, the message on the next (3.x) */
 	struct {
@@ -2234,6 +2235,30 @@ static double classify_speed_mbps(const char *s)
 }
 
 /* "scsi host0: uas", "scsi host0: usb-storage 1-1:1.0": the driver bound */
+/*
+ * The device "scsi hostN: uas" is about, which names none: the one
+ * announced last that no SCSI host took since and that usb-storage did
+ * not claim ("USB Mass Storage device detected").  Two enclosures that
+ * enumerate together bind in either order; the last announced is the
+ * one right before the line whenever the drivers keep pace with the hub.
+ */
+static struct classify_device *classify_dev_unbound(struct classify *c)
+{
+	struct classify_device *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < c->ndevs; i++) {
+		struct classify_device *d = &c->devs[i];
+
+		if (!d->announced || d->bound ||
+		    !strcmp(d->driver, "usb-storage"))
+			continue;
+		if (!best || d->announced > best->announced)
+			best = d;
+	}
+	return best;
+}
+
 static void classify_device_driver(struct classify *c,
 				   const struct classify_who *w,
 				   const struct kmsgtab_row *row,
@@ -2249,15 +2274,19 @@ static void classify_device_driver(struct classify *c,
 	    strchr(buf, '-')) {
 		classify_usb_name(buf);
 		d = classify_dev_usb(c, buf, true);
-	} else if (c->pending_storage >= 0 &&
+	} else if (strstr(row->format, "usb-storage") &&
+		   c->pending_storage >= 0 &&
 		   c->pending_storage < (int)c->ndevs) {
 		d = &c->devs[c->pending_storage];
-	} else if (c->ndevs) {
-		d = &c->devs[c->ndevs - 1];
+	} else {
+		d = classify_dev_unbound(c);
 	}
+	if (!d && c->ndevs)
+		d = &c->devs[c->ndevs - 1];
 	if (!d)
 		return;
 	d->host = (int)v;
+	d->bound = true;
 	if (strstr(row->format, "usb-storage"))
 		snprintf(d->driver, sizeof(d->driver), "usb-storage");
 	else
@@ -2304,6 +2333,9 @@ static void classify_device_row(struct classify *c,
 			d->speed_mbps = classify_speed_mbps(d->speed);
 		if (classify_num(m, KMSGTAB_F_DEVNUM, 10, &v))
 			d->devnum = (int)v;
+		/* a new device on the port: its SCSI host is still to come */
+		d->announced = ++c->announced;
+		d->bound = false;
 		classify_value(m, KMSGTAB_F_DRIVER, d->hcd_driver,
 			       sizeof(d->hcd_driver));
 		return;
