@@ -214,8 +214,10 @@ struct classify_device {
 	char size[32];			/* "1.07 GB/1.00 GiB", as printed */
 	bool uas_ignored;
 	unsigned long incidents;
-	/* the order of its last "new ... USB device" line (0: none), and
-	 * whether a SCSI host took it since */
+	/*
+	 * the order of its last "new ... USB device" line (0: none), and
+	 * whether a SCSI host took it since
+	 */
 	unsigned long announced;
 	bool bound;
 };
