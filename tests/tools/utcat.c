@@ -10,15 +10,19 @@
  * 1000) or --max records were printed.  --info prints USBTRAIL_IOC_INFO
  * first.  --bufsize sets the read() size, to test odd sizes.  --discard
  * drains without parsing or printing (a reader that costs nothing).
+ * SIGTERM or SIGINT ends it once the records read so far are printed,
+ * every line whole (a test stops it so).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "modrec.h"
@@ -35,7 +39,8 @@ int main(int argc, char **argv)
 	};
 	const char *dev = USBTRAIL_DEVICE;
 	long idle = 1000, max = -1, bufsize = 64 * USBTRAIL_RECORD_SIZE;
-	int info = 0, discard = 0, c, fd;
+	int info = 0, discard = 0, c, fd, sfd;
+	sigset_t sigs;
 	long printed = 0;
 	char *buf, line[512];
 
@@ -79,14 +84,26 @@ int main(int argc, char **argv)
 	buf = malloc(bufsize);
 	if (!buf)
 		return 1;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
+	if (sfd < 0) {
+		fprintf(stderr, "utcat: signalfd: %s\n", strerror(errno));
+		return 1;
+	}
 	while (max < 0 || printed < max) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p[2] = {
+			{ .fd = fd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
 		ssize_t n, off;
-		int r = poll(&p, 1, idle);
+		int r = poll(p, 2, idle);
 
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r <= 0 || (p[1].revents & POLLIN))
 			break;
 		n = read(fd, buf, bufsize);
 		if (n < 0) {
