@@ -6,8 +6,8 @@
  *
  * The ring is mmapped (mon_bin.c keeps events contiguous once it is) and
  * read with MON_IOCX_MFETCH, which hands over the offsets of up to N
- * events and releases the N of the previous call, so nothing is copied
- * twice.  usbmon stamps events with CLOCK_REALTIME (ktime_get_real_ts64);
+ * events; each is copied out (the header, ISO descriptors and at most
+ * --payload bytes of data) and the batch released at once (MFLUSH).  usbmon stamps events with CLOCK_REALTIME (ktime_get_real_ts64);
  * they are moved onto the recorder's CLOCK_BOOTTIME by the offset measured
  * at the start.  The ring drops events when full and counts them
  * (MON_IOCG_STATS); each count that grows becomes an EV_LOST event.
@@ -64,9 +64,13 @@ static void src_usbmon_lost(struct rec_source *s, struct rec *r, uint64_t n)
 	rec_emit(r, ev);
 }
 
-/* One event of the ring at off into the recorder. */
-static void src_usbmon_event(struct rec_source *s, struct rec *r,
-			     uint32_t off)
+/*
+ * One event of the ring at off, copied out of it (what the recorder
+ * keeps of it): NULL for a filler, a malformed one (counted) or no memory
+ * (*nomem set).
+ */
+static struct ev *src_usbmon_copy(struct rec_source *s, struct rec *r,
+				   uint32_t off, bool *nomem)
 {
 	struct src_usbmon *u = s->priv;
 	uint32_t desclen, n;
@@ -77,15 +81,15 @@ static void src_usbmon_event(struct rec_source *s, struct rec *r,
 	if (off >= u->ring ||
 	    usbmon_parse(u->map + off, u->ring - off, &me) < 0) {
 		s->malformed++;
-		return;
+		return NULL;
 	}
 	if (me.hdr.type == USBMON_TYPE_FILLER)
-		return;
+		return NULL;
 	t = (int64_t)usbmon_realtime_ns(&me.hdr) - rec_clock(r)->boot_to_real_ns;
 	ev = ev_new(EV_USBMON, EV_SRC_USBMON, t > 0 ? (uint64_t)t : 0);
 	if (!ev) {
-		rec_emit(r, NULL);
-		return;
+		*nomem = true;
+		return NULL;
 	}
 	ev->u.usbmon.hdr = me.hdr;
 	ev->ident.busnum = me.hdr.busnum;
@@ -97,8 +101,8 @@ static void src_usbmon_event(struct rec_source *s, struct rec *r,
 		ev->u.usbmon.data = malloc(desclen + n);
 		if (!ev->u.usbmon.data) {
 			ev_free(ev);
-			rec_emit(r, NULL);
-			return;
+			*nomem = true;
+			return NULL;
 		}
 		if (desclen)
 			memcpy(ev->u.usbmon.data, me.desc, desclen);
@@ -107,35 +111,49 @@ static void src_usbmon_event(struct rec_source *s, struct rec *r,
 		ev->u.usbmon.caplen = desclen + n;
 	}
 	s->events++;
-	rec_emit(r, ev);
+	return ev;
 }
 
+/*
+ * Each batch is copied out of the ring and released (MFLUSH) before the
+ * recorder gets its events: the ring's room is then held only for the
+ * time of a copy, not while the sinks write.  usbmon keeps up to a fifth
+ * of the ring of each URB's data, so a ring holds only about five large
+ * transfers: a reader that holds on to them while it formats them drops
+ * the next ones at the first burst.
+ */
 static int src_usbmon_read(struct rec_source *s, struct rec *r)
 {
 	struct src_usbmon *u = s->priv;
 	struct usbmon_stats st;
-	uint32_t nflush = 0, i;
+	struct ev *evs[SRC_USBMON_VEC];
+	uint32_t n, i;
 	unsigned int round;
+	bool nomem;
 	int ret = 0;
 
 	for (round = 0; round < SRC_USBMON_ROUNDS; round++) {
-		struct usbmon_mfetch mf = { u->vec, SRC_USBMON_VEC, nflush };
+		struct usbmon_mfetch mf = { u->vec, SRC_USBMON_VEC, 0 };
 
-		/* releases the nflush events handed over last time */
 		if (ioctl(s->fd, USBMON_IOCX_MFETCH, &mf) < 0) {
-			nflush = 0;
 			if (errno != EAGAIN && errno != EINTR)
 				ret = -errno;
 			break;
 		}
-		for (i = 0; i < mf.nfetch && i < SRC_USBMON_VEC; i++)
-			src_usbmon_event(s, r, u->vec[i]);
-		nflush = mf.nfetch;
-		if (mf.nfetch < SRC_USBMON_VEC)
+		n = mf.nfetch < SRC_USBMON_VEC ? mf.nfetch : SRC_USBMON_VEC;
+		nomem = false;
+		for (i = 0; i < n; i++)
+			evs[i] = src_usbmon_copy(s, r, u->vec[i], &nomem);
+		if (n && ioctl(s->fd, USBMON_IOCH_MFLUSH, n) < 0 && !ret)
+			ret = -errno;
+		for (i = 0; i < n; i++)
+			if (evs[i])
+				rec_emit(r, evs[i]);
+		if (nomem)
+			rec_emit(r, NULL);
+		if (ret || mf.nfetch < SRC_USBMON_VEC)
 			break;
 	}
-	if (nflush && ioctl(s->fd, USBMON_IOCH_MFLUSH, nflush) < 0 && !ret)
-		ret = -errno;
 	if (ioctl(s->fd, USBMON_IOCG_STATS, &st) == 0 && st.dropped)
 		src_usbmon_lost(s, r, st.dropped);
 	return ret;
