@@ -919,6 +919,7 @@ int cmd_record_main(int argc, char **argv)
 	struct cmd_record_ctx *x;
 	struct owner sudo_user;
 	struct rec_run_opts ro = { .marker_fd = -1 };
+	sigset_t orig_mask;
 	int pipefd[2] = { -1, -1 };
 	bool help = false, made = false;
 	int ret, status = CLI_EXIT_FAILURE;
@@ -930,6 +931,12 @@ int cmd_record_main(int argc, char **argv)
 		fputs(cmd_record_help, stdout);
 		return CLI_EXIT_OK;
 	}
+	/*
+	 * Ctrl-C or SIGTERM from here on stops it cleanly: while it sets up,
+	 * once rec_run() starts (no tracefs instance or kprobe left behind)
+	 */
+	if (rec_hold_signals(&orig_mask, false) == 0)
+		ro.child_mask = &orig_mask;
 	/* under sudo, what record makes is the user's (docs/record.md) */
 	if (!owner_from_sudo(geteuid(), getenv("SUDO_UID"),
 			     getenv("SUDO_GID"), &sudo_user))

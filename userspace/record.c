@@ -628,6 +628,18 @@ static void rec_drain(struct rec *r, struct rec_loop *l)
 	}
 }
 
+int rec_hold_signals(sigset_t *orig, bool hup)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	if (hup)
+		sigaddset(&mask, SIGHUP);
+	return sigprocmask(SIG_BLOCK, &mask, orig) ? -errno : 0;
+}
+
 int rec_run(struct rec *r, const struct rec_run_opts *o)
 {
 	struct rec_loop l = {
@@ -653,7 +665,9 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	signal(SIGXFSZ, SIG_IGN);
 	ret = rec_loop_open(r, &l, &mask);
 	if (!ret && o->command) {
-		l.child = rec_spawn(o->command, &oldmask, o->marker_fd);
+		l.child = rec_spawn(o->command,
+				    o->child_mask ? o->child_mask : &oldmask,
+				    o->marker_fd);
 		if (l.child < 0)
 			ret = -errno;
 	}

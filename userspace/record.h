@@ -16,6 +16,7 @@
 #ifndef USBTRAIL_RECORD_H
 #define USBTRAIL_RECORD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -172,6 +173,12 @@ struct rec_run_opts {
 	 * REC_CHILD_GRACE_DEFAULT_S
 	 */
 	uint64_t grace_s;
+	/*
+	 * The signal mask COMMAND starts with: what rec_hold_signals()
+	 * saved when the caller blocked signals for its set-up; NULL: the
+	 * mask rec_run() is called with.
+	 */
+	const sigset_t *child_mask;
 };
 
 /* usbtrail stress reads back what it wrote after SIGTERM: minutes. */
@@ -183,6 +190,14 @@ void rec_free(struct rec *r);
 /* The recorder keeps the pointers; s lives until rec_free(). */
 int rec_add_source(struct rec *r, struct rec_source *s);
 int rec_add_sink(struct rec *r, struct rec_sink *s);
+/*
+ * Block SIGINT and SIGTERM (and SIGHUP, if hup) while the caller opens
+ * its sources and sinks, so that one coming meanwhile does not kill it
+ * with a tracefs instance, kprobes or half-written files left behind:
+ * it stays pending, and rec_run() stops on it at once, cleanly.  *orig
+ * gets the mask before (rec_run_opts.child_mask).  0 or -errno.
+ */
+int rec_hold_signals(sigset_t *orig, bool hup);
 /*
  * Record until COMMAND exits, the duration ends, or SIGINT/SIGTERM; then
  * close every source and sink.  0, or -errno: a sink's (rec_sink_error()

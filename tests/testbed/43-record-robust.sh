@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # usbtrail record leaves valid files when stopped by Ctrl-C, by SIGTERM
-# (and stops its command), and when its output disk fills (a clear error,
-# what was written kept).
+# (and stops its command), also when SIGTERM comes while it sets up its
+# tracefs source (nothing left behind in tracefs), and when its output
+# disk fills (a clear error, what was written kept).
 . "$(dirname "$0")/lib.sh"
 
 command -v jq >/dev/null 2>&1 || skip "jq is not installed"
-rm -rf "$out/int" "$out/term" "$out/full"
+rm -rf "$out/int" "$out/term" "$out/setup" "$out/full"
 tb --devices uas --timeout 300 -- /tests/record-robust.sh \
 	>"$out/stdout.txt" 2>&1 ||
 	fail "guest command failed: $(tail -n 3 "$out/stdout.txt")"
@@ -37,6 +38,20 @@ jq -e '.complete and .stopped_by == "Terminated" and .command_signal == 15' \
 	"$out/term/meta.json" >/dev/null ||
 	fail "SIGTERM: meta.json does not show the command stopped by SIGTERM"
 echo "ok: SIGTERM: the command got SIGTERM, meta.json complete"
+
+# SIGTERM during the set-up: held until the recording ran, then the same
+# clean stop (its command, started, stopped by it); tracefs as before
+expect "$out/stdout.txt" '^setup exit 143$'
+valid "$out/setup" "SIGTERM while setting up"
+jq -e '.complete and .stopped_by == "Terminated" and
+	.trace_source == "tracefs"' "$out/setup/meta.json" >/dev/null ||
+	fail "SIGTERM while setting up: meta.json not complete, or not tracefs"
+if grep -q usbtrail "$out/setup.instances"; then
+	fail "SIGTERM while setting up left a tracefs instance: $(cat "$out/setup.instances")"
+fi
+[ "$(cat "$out/setup.kprobes")" = 0 ] ||
+	fail "SIGTERM while setting up left $(cat "$out/setup.kprobes") kprobes"
+echo "ok: SIGTERM while setting up: stopped cleanly, nothing left in tracefs"
 
 expect "$out/stdout.txt" '^full exit 1$'
 expect "$out/full.err" 'writing /mnt/small/rec/events.jsonl: No space left on device; recording stopped, what was written is kept'

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Guest side of 43-record-robust: usbtrail record stopped by SIGINT, by
-# SIGTERM with a command running, and by a full output disk.
+# SIGTERM with a command running, by SIGTERM while it sets up its
+# sources, and by a full output disk.
 insmod "$USBTRAIL_KO" || exit 1
 disk=$TESTBED_UAS
 load() {	# SECONDS: keep the disk busy
@@ -31,6 +32,18 @@ sleep 3
 kill -TERM $pid
 wait $pid
 echo "term exit $?"
+
+# 4. SIGTERM while it sets up the tracefs source (an instance and kprobes
+# being made), as soon as its directory exists
+usbtrail record --no-pcap --source tracefs -o /out/setup -- sleep 60 \
+	>/out/setup.out 2>/out/setup.err &
+pid=$!
+while [ ! -d /out/setup ] && kill -0 $pid 2>/dev/null; do :; done
+kill -TERM $pid
+wait $pid
+echo "setup exit $?"
+ls /sys/kernel/tracing/instances >/out/setup.instances
+grep -c usbtrail /sys/kernel/tracing/kprobe_events >/out/setup.kprobes
 
 # 3. a full disk: 192 KiB of tmpfs fills within seconds
 mkdir -p /mnt/small
