@@ -701,7 +701,6 @@ int cmd_watch_main(int argc, char **argv)
 	struct cmd_watch_ctx *x;
 	struct rec_run_opts ro;
 	const struct sink_watch_stats *ws;
-	sigset_t orig_mask;
 	bool help = false;
 	int ret, status;
 
@@ -722,7 +721,7 @@ int cmd_watch_main(int argc, char **argv)
 	x->argc = argc;
 	x->argv = argv;
 	/* systemctl stop or reload while it starts: acted on once it runs */
-	rec_hold_signals(&orig_mask, true);
+	rec_hold_signals(NULL, true);
 	rec_set_who("usbtrail watch");
 	x->dip = (struct derive_opts)DERIVE_OPTS_DEFAULT;
 	x->rec = rec_new(&x->dip);

@@ -628,15 +628,21 @@ static void rec_drain(struct rec *r, struct rec_loop *l)
 	}
 }
 
+/* The signals that stop a recording: SIGINT, SIGTERM, and SIGHUP if hup. */
+static void rec_stop_signals(sigset_t *mask, bool hup)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGTERM);
+	if (hup)
+		sigaddset(mask, SIGHUP);
+}
+
 int rec_hold_signals(sigset_t *orig, bool hup)
 {
 	sigset_t mask;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	if (hup)
-		sigaddset(&mask, SIGHUP);
+	rec_stop_signals(&mask, hup);
 	return sigprocmask(SIG_BLOCK, &mask, orig) ? -errno : 0;
 }
 
@@ -651,13 +657,9 @@ int rec_run(struct rec *r, const struct rec_run_opts *o)
 	uint64_t start = ev_clock_now();
 	int ret;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
+	rec_stop_signals(&mask, o->hup);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGPIPE);
-	if (o->hup)
-		sigaddset(&mask, SIGHUP);
 	r->keep_going = o->keep_going;
 	if (sigprocmask(SIG_BLOCK, &mask, &oldmask))
 		return -errno;

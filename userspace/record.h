@@ -195,7 +195,8 @@ int rec_add_sink(struct rec *r, struct rec_sink *s);
  * its sources and sinks, so that one coming meanwhile does not kill it
  * with a tracefs instance, kprobes or half-written files left behind:
  * it stays pending, and rec_run() stops on it at once, cleanly.  *orig
- * gets the mask before (rec_run_opts.child_mask).  0 or -errno.
+ * gets the mask before (rec_run_opts.child_mask; NULL: not wanted).  0 or
+ * -errno.
  */
 int rec_hold_signals(sigset_t *orig, bool hup);
 /*
