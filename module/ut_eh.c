@@ -215,32 +215,27 @@ void usb_stor_host_template_init(struct scsi_host_template *sht,
 				 const char *name, struct module *owner);
 
 /*
- * Where built-in usb-storage's handler of kind `kind` is: from the host
- * template it gives its sub-drivers.  NULL when usb-storage is not built
- * in (nor loaded).  ut_eh_lock held.
+ * Where built-in usb-storage's handlers are, by enum usbtrail_eh_kind:
+ * from the host template it gives its sub-drivers.  All NULL when
+ * usb-storage is not built in (nor loaded).  ut_eh_lock held.
  */
-static void *ut_eh_bot_builtin(u8 kind)
+static void ut_eh_bot_builtin(void *fn[USBTRAIL_EH_BUS_RESET + 1])
 {
 	typeof(&usb_stor_host_template_init) init;
 	struct scsi_host_template *sht;
-	void *fn = NULL;
 
 	init = symbol_get(usb_stor_host_template_init);
 	if (!init)
-		return NULL;
+		return;
 	sht = kzalloc(sizeof(*sht), GFP_KERNEL);
 	if (sht) {
 		init(sht, KBUILD_MODNAME, THIS_MODULE);
-		if (kind == USBTRAIL_EH_ABORT)
-			fn = sht->eh_abort_handler;
-		else if (kind == USBTRAIL_EH_DEVICE_RESET)
-			fn = sht->eh_device_reset_handler;
-		else if (kind == USBTRAIL_EH_BUS_RESET)
-			fn = sht->eh_bus_reset_handler;
+		fn[USBTRAIL_EH_ABORT] = sht->eh_abort_handler;
+		fn[USBTRAIL_EH_DEVICE_RESET] = sht->eh_device_reset_handler;
+		fn[USBTRAIL_EH_BUS_RESET] = sht->eh_bus_reset_handler;
 		kfree(sht);
 	}
 	symbol_put(usb_stor_host_template_init);
-	return fn;
 }
 
 /*
@@ -250,9 +245,10 @@ static void *ut_eh_bot_builtin(u8 kind)
  */
 static void ut_eh_register_builtin(void)
 {
+	void *bot[USBTRAIL_EH_BUS_RESET + 1] = { NULL };
+	bool bot_read = false;
 	struct ut_eh_probe *p;
 	unsigned int i;
-	void *addr;
 
 	lockdep_assert_held(&ut_eh_lock);
 	for (i = 0; i < ARRAY_SIZE(ut_eh_probes); i++) {
@@ -264,10 +260,14 @@ static void ut_eh_register_builtin(void)
 			/* "uas:uas_eh_abort_handler": uas_eh_abort_handler */
 			p->krp.kp.symbol_name = p->symbol + strlen(p->module) + 1;
 		} else {
-			addr = ut_eh_bot_builtin(p->kind);
-			if (!addr)
+			/* the template once, for all of usb-storage's */
+			if (!bot_read) {
+				ut_eh_bot_builtin(bot);
+				bot_read = true;
+			}
+			if (p->kind > USBTRAIL_EH_BUS_RESET || !bot[p->kind])
 				continue;
-			p->krp.kp.addr = addr;
+			p->krp.kp.addr = bot[p->kind];
 		}
 		if (register_kretprobe(&p->krp))
 			continue;
