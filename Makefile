@@ -14,6 +14,8 @@
 #   make demo             the test bed reproduces a failure, usbtrail shows it
 #   make deps             install build/test dependencies (Debian 12, root)
 #   make man              build/man/usbtrail.1, from man/usbtrail.1.in
+#   make wireshark        build/wireshark/usbtrail.lua, the dissector of
+#                         the trace records in capture.pcapng
 #   make install          the command, its man page and the documents
 #                         into $(DESTDIR)$(PREFIX); make uninstall removes them
 
@@ -34,6 +36,11 @@ BINDIR ?= $(PREFIX)/bin
 SYSCONFDIR ?= /etc
 # systemd reads units from /usr/local/lib/systemd/system as from /usr/lib
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+# Wireshark's Lua plugins: where Debian's Wireshark looks when PREFIX is
+# /usr (wireshark -G folders: "Global Lua Plugins"); elsewhere give it
+# with -X lua_script:FILE, or copy it to ~/.local/lib/wireshark/plugins
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+LUADIR ?= $(PREFIX)/lib/$(MULTIARCH)/wireshark/plugins
 # the one version, for the man page (userspace/Makefile reads it too)
 VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 
@@ -41,9 +48,9 @@ VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 	testbed-build \
 	deps check check-debug check-fast demo bench-module bench-record bench-analyze \
 	bench-fs \
-	man unit install uninstall clean
+	man unit wireshark install uninstall clean
 
-all: usbtrail man unit
+all: usbtrail man unit wireshark
 
 usbtrail:
 	$(MAKE) -C userspace
@@ -108,7 +115,7 @@ deps:
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 check: deps
-	$(MAKE) -j$(JOBS) usbtrail
+	$(MAKE) -j$(JOBS) usbtrail wireshark
 	$(MAKE) -j$(JOBS) usbtrail-san
 	$(MAKE) -s -j$(JOBS) -C userspace tools
 	MAKEFLAGS=-j$(JOBS) USBTRAIL=$(SAN_BIN) tests/run
@@ -127,7 +134,7 @@ check-debug:
 # suites under ASan+UBSan, a clang build, the lints, the fuzzers for a few
 # seconds each.
 check-fast:
-	$(MAKE) -j$(JOBS) usbtrail
+	$(MAKE) -j$(JOBS) usbtrail wireshark
 	$(MAKE) -j$(JOBS) usbtrail-san
 	$(MAKE) -s -j$(JOBS) -C userspace tools
 	MAKEFLAGS=-j$(JOBS) USBTRAIL=$(SAN_BIN) tests/run --no-testbed
@@ -161,6 +168,18 @@ man:
 		man/usbtrail.1.in >$(MAN_PAGE).tmp
 	@mv $(MAN_PAGE).tmp $(MAN_PAGE)
 
+# The Wireshark dissector, its value names from usbtrail's own tables
+# (tools/wireshark/gen-lua.awk).
+LUA := build/wireshark/usbtrail.lua
+LUA_SRCS := tools/wireshark/gen-lua.awk module/uapi/linux/usbtrail.h \
+	data/xhci-cc.tsv data/scsi-sense-keys.tsv data/scsi-asc.tsv \
+	tools/wireshark/usbtrail.lua.in
+wireshark: $(LUA)
+$(LUA): $(LUA_SRCS)
+	@mkdir -p $(dir $@)
+	awk -f $(LUA_SRCS) >$@.tmp
+	@mv $@.tmp $@
+
 # The unit of usbtrail watch with this make's paths (tools/systemd/).
 UNIT := build/systemd/usbtrail-watch.service
 unit:
@@ -172,8 +191,9 @@ unit:
 
 # The module installs through DKMS (dkms.conf, docs/module.md).  The
 # watch settings are the user's once there: never overwritten.
-install: usbtrail man unit
+install: usbtrail man unit wireshark
 	install -D -m 0755 userspace/usbtrail $(DESTDIR)$(BINDIR)/usbtrail
+	install -D -m 0644 $(LUA) $(DESTDIR)$(LUADIR)/usbtrail.lua
 	install -D -m 0644 $(MAN_PAGE) $(DESTDIR)$(MANDIR)/man1/usbtrail.1
 	install -D -m 0644 $(UNIT) $(DESTDIR)$(UNITDIR)/usbtrail-watch.service
 	[ -e $(DESTDIR)$(SYSCONFDIR)/usbtrail/watch.conf ] || \
@@ -188,6 +208,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/usbtrail \
 		$(DESTDIR)$(MANDIR)/man1/usbtrail.1 \
 		$(DESTDIR)$(UNITDIR)/usbtrail-watch.service \
+		$(DESTDIR)$(LUADIR)/usbtrail.lua \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(DOCS))
 	# the watch settings only as installed; once changed, they are the user's
 	if cmp -s tools/systemd/watch.conf $(DESTDIR)$(SYSCONFDIR)/usbtrail/watch.conf; then \

@@ -440,9 +440,13 @@ static int bundle_capture_epb(struct bundle_ctx *c,
 			      struct pcapng_buf *out)
 {
 	uint32_t keep = e->caplen;
+	struct iovec iov;
 
 	b->epb = true;
 	b->t_ns = e->ts - c->r->boot_to_real_ns;
+	/* a trace record (recpkt.h): nothing personal, kept as it is */
+	if (pcapng_if_linktype(rd, e->if_id) != PCAPNG_LINKTYPE_USB_LINUX_MMAPPED)
+		return 0;
 	/* the header (and ISO descriptors) only */
 	if (!c->r->payload_set && keep > USBMON_HDR_SIZE) {
 		uint32_t ndesc;
@@ -460,8 +464,10 @@ static int bundle_capture_epb(struct bundle_ctx *c,
 	b->text_len = c->text.len - b->text_off;
 	if (rd->swapped)
 		return 0;
-	return pcapng_put_epb(out, e->if_id, e->ts, e->data, keep,
-			      e->origlen);
+	iov.iov_base = (void *)(uintptr_t)e->data;
+	iov.iov_len = keep;
+	return pcapng_put_epb_iov(out, e->if_id, e->ts, &iov, 1, e->origlen,
+				  e->packet_id);
 }
 
 /*
@@ -865,10 +871,13 @@ static void bundle_readme(struct bundle_ctx *c, struct util_str *b,
 "report.txt        the report: devices, throughput, incidents with the kernel\n"
 "                  lines and trace records behind each, what to try next\n"
 "report.html       the same with plots; opens from disk, fetches nothing\n"
-"capture.pcapng    usbmon packets and kernel lines for Wireshark/tshark\n"
-"usbmon-1u.txt     the same packets as usbmon's 1u text\n"
+"capture.pcapng    usbmon packets, trace records (xHCI, SCSI, block), kernel\n"
+"                  lines and incidents for Wireshark/tshark (trace records:\n"
+"                  tools/wireshark/usbtrail.lua of usbtrail's sources)\n"
+"usbmon-1u.txt     the usbmon packets as usbmon's 1u text\n"
 "                  (/sys/kernel/debug/usb/usbmon/Nu), the form maintainers ask for\n"
-"events.jsonl      every recorded event, one JSON object a line\n"
+"events.jsonl      the other events, one JSON object a line ('usbtrail export\n"
+"                  --jsonl' of this directory gives all of them as lines)\n"
 "kernel-log.txt    the kernel log around each incident\n"
 "devices.txt       the USB disks (id, speed, driver, port, host controller)\n"
 "uas-verdicts.json the 'usbtrail uas' verdict of each USB storage interface\n"

@@ -29,6 +29,8 @@ const struct cli_command cli_commands[] = {
 	  cmd_report_help, cmd_report_main },
 	{ "watch", "record all the time as a service: a bounded ring, the incidents kept",
 	  cmd_watch_help, cmd_watch_main },
+	{ "export", "write a recording's events as JSON lines, for scripts",
+	  cmd_export_help, cmd_export_main },
 	{ NULL, NULL, NULL, NULL }
 };
 

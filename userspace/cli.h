@@ -52,12 +52,14 @@ int cmd_stress_main(int argc, char **argv);
 int cmd_analyze_main(int argc, char **argv);
 int cmd_report_main(int argc, char **argv);
 int cmd_watch_main(int argc, char **argv);
+int cmd_export_main(int argc, char **argv);
 
 extern const char cmd_record_help[];
 extern const char cmd_uas_help[];
 extern const char cmd_stress_help[];
 extern const char cmd_analyze_help[];
 extern const char cmd_report_help[];
+extern const char cmd_export_help[];
 extern const char cmd_watch_help[];
 
 #endif /* USBTRAIL_CLI_H */

@@ -1009,10 +1009,14 @@ static int cmd_analyze_recording(struct cmd_analyze *a, const char *path,
 		    recording_load_events(r, path);
 	if (ret)
 		goto out;
-	st->lines += r->lines;
+	/* events: lines of events.jsonl and packets of capture.pcapng */
+	st->lines += r->lines + r->captured;
 	st->kernel += r->count[EV_KLOG];
-	st->malformed += r->malformed;
-	st->other += r->lines - r->malformed - r->count[EV_KLOG];
+	st->malformed += r->malformed + r->capture_bad;
+	st->other += r->lines + r->captured - r->malformed - r->count[EV_KLOG];
+	if (r->capture_note[0])
+		fprintf(stderr, "%s %s: %s: %s\n", CLI_PROG, CMD_ANALYZE_NAME,
+			path, r->capture_note);
 	if (a->o->rederive) {
 		ret = cmd_analyze_rederive(a, r);
 		goto out;

@@ -97,7 +97,8 @@ const char cmd_record_help[] =
 "      --payload N         keep at most N bytes of each URB's data in the\n"
 "                          usbmon capture (0 to 1MiB, default 64: enough for\n"
 "                          mass-storage and UAS command blocks)\n"
-"      --no-pcap           do not write the usbmon capture (pcapng)\n"
+"      --no-usbmon         do not capture usbmon (URBs); --no-pcap is the\n"
+"                          same (capture.pcapng still holds trace records)\n"
 "      --source SRC        where kernel USB events come from: 'module' (the\n"
 "                          usbtrail kernel module), 'tracefs' (the kernel's\n"
 "                          xhci-hcd and scsi trace events) or 'auto' (the\n"
@@ -119,12 +120,15 @@ const char cmd_record_help[] =
 "Options end at the first argument that is not one, or at '--'.\n"
 "\n"
 "DIR is created if needed and must not hold a recording already.  It gets\n"
-"events.jsonl (every event), capture.pcapng (usbmon packets and kernel\n"
-"lines for Wireshark) and meta.json (kernel, sources, losses, the 'usbtrail\n"
-"uas' verdicts); incidents also go to the systemd journal when there is\n"
-"one.  Needs root (or CAP_SYS_ADMIN and read access to /dev/kmsg); a\n"
-"source that does not open is named with what it needs.  Through sudo,\n"
-"the files (and DIR, if record makes it) belong to the user of sudo.\n"
+"events.jsonl (incidents, kernel lines, devices, throughput, markers,\n"
+"losses), capture.pcapng (those lines and incidents, usbmon URBs and the\n"
+"trace records, for Wireshark: tools/wireshark/usbtrail.lua dissects the\n"
+"records; 'usbtrail export --jsonl DIR' gives them as JSON lines) and\n"
+"meta.json (kernel, sources, losses, the 'usbtrail uas' verdicts);\n"
+"incidents also go to the systemd journal when there is one.  Needs root\n"
+"(or CAP_SYS_ADMIN and read access to /dev/kmsg); a source that does not\n"
+"open is named with what it needs.  Through sudo, the files (and DIR, if\n"
+"record makes it) belong to the user of sudo.\n"
 "Exit status: COMMAND's, or 0; 1 if recording failed (e.g. a full disk:\n"
 "what was written stays valid); 2 for usage errors; 3 if no event source\n"
 "opened (or not the one --source names): nothing recorded, COMMAND not run.\n";
@@ -263,6 +267,7 @@ static int cmd_record_parse(int argc, char **argv,
 		{ "command-grace", required_argument, NULL, CMD_RECORD_OPT_COMMAND_GRACE },
 		{ "payload",	   required_argument, NULL, CMD_RECORD_OPT_PAYLOAD },
 		{ "no-pcap",	   no_argument,	      NULL, CMD_RECORD_OPT_NO_PCAP },
+		{ "no-usbmon",	   no_argument,	      NULL, CMD_RECORD_OPT_NO_PCAP },
 		{ "source",	   required_argument, NULL, CMD_RECORD_OPT_SOURCE },
 		{ "marker-key",	   required_argument, NULL, CMD_RECORD_OPT_MARKER_KEY },
 		{ "marker-device", required_argument, NULL, CMD_RECORD_OPT_MARKER_DEVICE },
@@ -734,24 +739,22 @@ static int cmd_record_open(struct cmd_record_ctx *x, int marker_rd)
 	}
 
 	snprintf(path, sizeof(path), "%s/events.jsonl", x->dir);
-	ret = sink_jsonl_open(&x->sink[x->nsink], path);
+	ret = sink_jsonl_open(&x->sink[x->nsink], path, 0);
 	if (ret) {
 		fprintf(stderr, "usbtrail record: cannot create %s: %s\n", path,
 			strerror(-ret));
 		return ret;
 	}
 	x->nsink++;
-	if (o->pcap) {
-		snprintf(path, sizeof(path), "%s/capture.pcapng", x->dir);
-		ret = sink_pcapng_open(&x->sink[x->nsink], path,
-				       rec_clock(x->rec));
-		if (ret) {
-			fprintf(stderr, "usbtrail record: cannot create %s: %s\n",
-				path, strerror(-ret));
-			return ret;
-		}
-		x->nsink++;
+	/* always: the trace records are kept there (not only usbmon's) */
+	snprintf(path, sizeof(path), "%s/capture.pcapng", x->dir);
+	ret = sink_pcapng_open(&x->sink[x->nsink], path, rec_clock(x->rec));
+	if (ret) {
+		fprintf(stderr, "usbtrail record: cannot create %s: %s\n",
+			path, strerror(-ret));
+		return ret;
 	}
+	x->nsink++;
 	ret = sink_journal_open(&x->sink[x->nsink], x->dir);
 	if (!ret)
 		x->nsink++;

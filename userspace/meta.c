@@ -97,7 +97,7 @@ static void meta_add_head(struct json_object *o, const struct meta_record *m)
 
 	json_object_object_add(o, "format", json_object_new_string(
 		"usbtrail-recording"));
-	json_object_object_add(o, "format_version", json_object_new_int(1));
+	json_object_object_add(o, "format_version", json_object_new_int(2));
 	json_object_object_add(o, "usbtrail", json_object_new_string(
 		m->version));
 	k = meta_kernel();

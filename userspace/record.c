@@ -230,6 +230,8 @@ static void rec_to_sinks(struct rec *r, struct ev *ev)
 		if (r->sink_failed[i])
 			continue;
 		ret = r->sinks[i]->event(r->sinks[i], ev);
+		if (ret > 0)		/* not one this sink keeps */
+			continue;
 		if (ret) {
 			r->sink_failed[i] = true;
 			if (!r->sink_err) {

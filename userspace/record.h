@@ -58,8 +58,9 @@ struct rec_source {
 struct rec_sink {
 	const char *name;		/* "jsonl", "pcapng", ... */
 	/*
-	 * Take one event.  0, or -errno: the recording stops (the recorder
-	 * says why) and close() still runs.
+	 * Take one event.  0; 1 if it is of a kind this sink does not keep
+	 * (not counted in written); or -errno: the recording stops (the
+	 * recorder says why) and close() still runs.
 	 */
 	int (*event)(struct rec_sink *s, const struct ev *ev);
 	/* Flush and leave a valid file with all events taken so far. */
@@ -126,7 +127,14 @@ int src_evdev_open(struct rec_source *s, struct rec *r, int code,
 int src_command_open(struct rec_source *s, struct rec *r, int fd);
 
 /* The sinks.  open() returns 0 or -errno (path not writable, ...). */
-int sink_jsonl_open(struct rec_sink *s, const char *path);
+/*
+ * events.jsonl.  Without SINK_JSONL_ALL the high-rate events (trace
+ * records, usbmon URBs) are left to capture.pcapng (sink_pcapng_open()),
+ * as "usbtrail record" writes a recording; with it every event is a line,
+ * as recordings of usbtrail 0.2 and "usbtrail watch" have them.
+ */
+#define SINK_JSONL_ALL		0x1
+int sink_jsonl_open(struct rec_sink *s, const char *path, unsigned int flags);
 int sink_pcapng_open(struct rec_sink *s, const char *path,
 		     const struct ev_clock *clock);
 /* recording: the directory, named in each entry (may be NULL) */

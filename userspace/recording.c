@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@
 #include "loginput.h"
 #include "meta.h"
 #include "modrec.h"
+#include "pcapng.h"
+#include "recpkt.h"
 #include "recording.h"
 #include "tar.h"
 
@@ -294,6 +297,60 @@ int recording_parse_events(struct recording *r, const char *buf, size_t len)
 	return ret;
 }
 
+int recording_parse_capture(struct recording *r, const uint8_t *buf,
+			    size_t len)
+{
+	struct pcapng_reader rd = { 0 };
+	struct pcapng_block blk;
+	struct ev *ev = malloc(sizeof(*ev));
+	size_t off = 0;
+	int ret, err = 0, other = 0;
+
+	if (!ev)
+		return -ENOMEM;
+	while ((ret = pcapng_next_block(&rd, buf, len, &off, &blk)) == 1) {
+		struct pcapng_epb e;
+		int lt;
+
+		if (blk.type != PCAPNG_BT_EPB || pcapng_epb_parse(&rd, &blk, &e))
+			continue;
+		lt = pcapng_if_linktype(&rd, e.if_id);
+		if (lt == PCAPNG_LINKTYPE_USB_LINUX_MMAPPED) {
+			r->captured++;
+			r->capture_usbmon++;
+			continue;
+		}
+		if (lt != PCAPNG_LINKTYPE_USER0)
+			continue;
+		ret = recpkt_parse(e.data, e.caplen, ev);
+		if (ret) {
+			if (ret == -EPROTONOSUPPORT)
+				other++;
+			r->capture_bad++;
+			continue;
+		}
+		r->captured++;
+		r->count[EV_TRACE]++;
+		if (!r->t_first_ns || ev->t_ns < r->t_first_ns)
+			r->t_first_ns = ev->t_ns;
+		if (ev->t_ns > r->t_last_ns)
+			r->t_last_ns = ev->t_ns;
+		err = recording_add(r, ev);
+		if (err)
+			break;
+	}
+	if (!err && ret < 0)
+		snprintf(r->capture_note, sizeof(r->capture_note),
+			 "capture.pcapng ends in a damaged block at byte %zu: "
+			 "read up to it", off);
+	else if (!err && other)
+		snprintf(r->capture_note, sizeof(r->capture_note),
+			 "%d trace records of capture.pcapng are of a later "
+			 "usbtrail or another byte order: not read", other);
+	free(ev);
+	return err;
+}
+
 static int recording_cmp_sample(const void *a, const void *b)
 {
 	const struct recording_sample *x = a, *y = b;
@@ -468,6 +525,15 @@ static void recording_stress_marker(struct recording *r, const struct ev *ev)
 int recording_finish(struct recording *r)
 {
 	size_t i, n = 0;
+
+	/*
+	 * usbmon's events: the capture's packets, unless events.jsonl has
+	 * them as lines too (usbtrail 0.2 wrote both).
+	 */
+	if (!r->usbmon) {
+		r->usbmon = r->capture_usbmon;
+		r->count[EV_USBMON] = r->capture_usbmon;
+	}
 
 	if (r->nsamples)
 		qsort(r->samples, r->nsamples, sizeof(*r->samples),
@@ -846,24 +912,72 @@ static int recording_stream_events(struct recording *r, const char *path)
 	return err;
 }
 
-int recording_load(struct recording *r, const char *dir, const char **what)
+/* DIR/capture.pcapng, mapped: it may be bigger than memory.  None: 0. */
+static int recording_load_capture(struct recording *r, const char *dir)
 {
-	char *buf = NULL, path[4096];
+	char path[4096];
+	struct stat st;
+	void *map;
+	int fd, err;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/capture.pcapng", dir) >=
+	    sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode) || !st.st_size) {
+		close(fd);
+		return S_ISREG(st.st_mode) ? 0 : -EINVAL;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	err = map == MAP_FAILED ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+	err = recording_parse_capture(r, map, (size_t)st.st_size);
+	munmap(map, (size_t)st.st_size);
+	return err;
+}
+
+int recording_load_meta(struct recording *r, const char *dir)
+{
+	char *buf = NULL;
 	size_t len = 0;
 	int err;
 
+	err = recording_read_file(dir, "meta.json", RECORDING_META_MAX, &buf,
+				  &len);
+	if (err)
+		return err;
+	err = recording_parse_meta(r, buf, len);
+	free(buf);
+	return err;
+}
+
+int recording_load(struct recording *r, const char *dir, const char **what)
+{
+	char path[4096];
+	int err;
+
+	/* unusable meta.json: the events still make a report */
 	*what = "meta.json";
-	if (!recording_read_file(dir, "meta.json", RECORDING_META_MAX, &buf,
-				 &len)) {
-		/* unusable meta.json: the events still make a report */
-		recording_parse_meta(r, buf, len);
-		free(buf);
-	}
+	recording_load_meta(r, dir);
 	*what = "events.jsonl";
 	if ((size_t)snprintf(path, sizeof(path), "%s/events.jsonl", dir) >=
 	    sizeof(path))
 		return -ENAMETOOLONG;
 	err = recording_stream_events(r, path);
+	if (err)
+		return err;
+	*what = "capture.pcapng";
+	err = recording_load_capture(r, dir);
 	if (err)
 		return err;
 	return recording_finish(r);
@@ -959,6 +1073,31 @@ static int recording_bundle_meta(struct recording *r,
 	return err;
 }
 
+/* A bundle's capture.pcapng: whole in memory (a bundle keeps it small). */
+#define RECORDING_BUNDLE_CAPTURE_MAX	(1ull << 30)
+
+static int recording_bundle_capture(struct recording *r,
+				    struct recording_member *m)
+{
+	size_t len = (size_t)m->left;
+	char *buf;
+	int err;
+
+	if (m->left > RECORDING_BUNDLE_CAPTURE_MAX) {
+		snprintf(r->capture_note, sizeof(r->capture_note),
+			 "the bundle's capture.pcapng is over 1 GiB: not read");
+		return recording_member_skip(m);
+	}
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return -ENOMEM;
+	err = recording_member_read(m, buf, len);
+	if (!err)
+		err = recording_parse_capture(r, (const uint8_t *)buf, len);
+	free(buf);
+	return err;
+}
+
 int recording_load_bundle(struct recording *r, const char *path,
 			  const char **what)
 {
@@ -1005,6 +1144,9 @@ int recording_load_bundle(struct recording *r, const char *path,
 		} else if (recording_member_is(&e, "meta.json")) {
 			*what = "meta.json";
 			err = recording_bundle_meta(r, &m);
+		} else if (recording_member_is(&e, "capture.pcapng")) {
+			*what = "capture.pcapng";
+			err = recording_bundle_capture(r, &m);
 		}
 		if (!err)
 			err = recording_member_skip(&m);

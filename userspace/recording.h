@@ -138,6 +138,12 @@ struct recording {
 
 	uint64_t t_first_ns, t_last_ns;	/* over every event read */
 	uint64_t lines, malformed, usbmon, skipped;
+	/*
+	 * capture.pcapng: packets read (trace and usbmon), its usbmon ones,
+	 * packets of ours not read
+	 */
+	uint64_t captured, capture_usbmon, capture_bad;
+	char capture_note[160];		/* why the capture was cut, or "" */
 	uint64_t count[EV_TYPE_MAX];
 	bool finished;			/* recording_finish() ran */
 };
@@ -166,20 +172,33 @@ int recording_parse_meta(struct recording *r, const char *buf, size_t len);
  */
 int recording_parse_events(struct recording *r, const char *buf, size_t len);
 
+/*
+ * capture.pcapng from bytes: the trace records of its usbtrail interfaces
+ * (recpkt.h) are added as events.jsonl's trace lines are, its usbmon
+ * packets counted.  What cannot be read (a damaged block at the end, a
+ * packet not of this format, another byte order) is counted or said in
+ * r->capture_note, never fatal.  Returns 0 or -ENOMEM.
+ */
+int recording_parse_capture(struct recording *r, const uint8_t *buf,
+			    size_t len);
+
 /* Sort samples and the id index once all lines are in.  0 or -ENOMEM. */
 int recording_finish(struct recording *r);
 
+/* DIR/meta.json alone: 0, or -errno / -EINVAL (r->meta stays NULL). */
+int recording_load_meta(struct recording *r, const char *dir);
+
 /*
- * Read DIR/meta.json and DIR/events.jsonl (the latter must exist) and
- * finish.  Returns 0 or a negative errno (-ENOENT: no events.jsonl);
+ * Read DIR/meta.json, DIR/events.jsonl (which must exist) and
+ * DIR/capture.pcapng (if there is one) and finish.  Returns 0 or a negative errno (-ENOENT: no events.jsonl);
  * *what names the file that failed.
  */
 int recording_load(struct recording *r, const char *dir, const char **what);
 
 /*
  * The same for a bundle of "usbtrail report --bundle" (a tar, compressed
- * or not, as loginput.c reads): its meta.json and events.jsonl (members
- * of those names in any one directory), streamed.  Returns 0 or a
+ * or not, as loginput.c reads): its meta.json, events.jsonl and
+ * capture.pcapng (members of those names in any one directory).  Returns 0 or a
  * negative errno (-ENOENT: no events.jsonl in it, -EBADMSG: not a tar or
  * damaged); *what names the member that failed, "" the archive itself.
  */

@@ -516,11 +516,18 @@ int report_html_write(FILE *f, const struct recording *r,
 			report_esc(f, r->evs[i].u.lost.why);
 			fputs(")</p>\n", f);
 		}
-	fprintf(f, "<p class='muted'>%" PRIu64 " lines: "
-		"%zu events, %zu trace records, %zu samples, %" PRIu64
-		" usbmon events, %" PRIu64 " malformed.</p>\n</body></html>\n",
-		r->lines, r->nevs, r->ntraces, r->nsamples, r->usbmon,
-		r->malformed);
+	fprintf(f, "<p class='muted'>%" PRIu64 " lines", r->lines);
+	if (r->captured)
+		fprintf(f, " and %" PRIu64 " packets of capture.pcapng",
+			r->captured);
+	fprintf(f, ": %zu events, %zu trace records, %zu samples, %" PRIu64
+		" usbmon events, %" PRIu64 " malformed.", r->nevs, r->ntraces,
+		r->nsamples, r->usbmon, r->malformed + r->capture_bad);
+	if (r->capture_note[0]) {
+		fputc(' ', f);
+		report_esc(f, r->capture_note);
+	}
+	fputs("</p>\n</body></html>\n", f);
 	free(idx);
 	return ferror(f) ? -EIO : 0;
 }

@@ -275,11 +275,17 @@ int report_text_write(FILE *f, const struct recording *r,
 	s = recording_meta_str(r, "stopped_by", NULL);
 	fprintf(f, ", %.1f s recorded, stopped by %s\n", recording_seconds(r),
 		s ? s : "? (recording not complete)");
-	fprintf(f, "%" PRIu64 " lines: %zu kept events, %zu trace records, "
+	fprintf(f, "%" PRIu64 " lines", r->lines);
+	if (r->captured)
+		fprintf(f, " and %" PRIu64 " packets of capture.pcapng",
+			r->captured);
+	fprintf(f, ": %zu kept events, %zu trace records, "
 		"%zu samples, %" PRIu64 " usbmon, %" PRIu64 " malformed "
-		"(skipped), %" PRIu64 " over the limits (skipped)\n", r->lines,
-		r->nevs, r->ntraces, r->nsamples, r->usbmon, r->malformed,
-		r->skipped);
+		"(skipped), %" PRIu64 " over the limits (skipped)\n",
+		r->nevs, r->ntraces, r->nsamples, r->usbmon,
+		r->malformed + r->capture_bad, r->skipped);
+	if (r->capture_note[0])
+		fprintf(f, "%s\n", r->capture_note);
 	module_probes_missing(f, module_probes_of_meta(r->meta), "", "\n", 0);
 	for (i = 0; i < r->nevs; i++)
 		if (r->evs[i].type == EV_LOST)

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sink_jsonl.c - the recorder's events.jsonl: one JSON object per event
- * and line (evjson.c; schema in docs/formats.md).
+ * and line (evjson.c; schema in docs/formats.md).  The high-rate events
+ * (trace records, usbmon URBs) go to capture.pcapng unless the sink was
+ * opened with SINK_JSONL_ALL: "usbtrail export --jsonl" makes their lines
+ * again for scripts.
  *
  * Lines are gathered in a buffer and written whole, on every tick's worth
  * of events and at the end, so the file always ends with a complete line:
@@ -28,6 +31,7 @@ struct sink_jsonl {
 	size_t len;
 	off_t good;		/* file size up to the last whole line */
 	uint64_t flushed_ns;
+	bool all;		/* SINK_JSONL_ALL */
 };
 
 static int sink_jsonl_flush(struct sink_jsonl *j)
@@ -65,6 +69,8 @@ static int sink_jsonl_event(struct rec_sink *s, const struct ev *ev)
 	size_t n;
 	int ret;
 
+	if (!j->all && (ev->type == EV_TRACE || ev->type == EV_USBMON))
+		return 1;	/* capture.pcapng's */
 	ret = evjson_writer_line(j->w, ev, &line, &n);
 	if (ret)
 		return ret;
@@ -102,7 +108,7 @@ static int sink_jsonl_close(struct rec_sink *s)
 	return ret ? ret : ret2;
 }
 
-int sink_jsonl_open(struct rec_sink *s, const char *path)
+int sink_jsonl_open(struct rec_sink *s, const char *path, unsigned int flags)
 {
 	struct sink_jsonl *j;
 	int fd;
@@ -127,6 +133,7 @@ int sink_jsonl_open(struct rec_sink *s, const char *path)
 		return -ENOMEM;
 	}
 	j->fd = fd;
+	j->all = flags & SINK_JSONL_ALL;
 	memset(s, 0, sizeof(*s));
 	s->name = "jsonl";
 	s->event = sink_jsonl_event;

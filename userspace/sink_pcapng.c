@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sink_pcapng.c - the recorder's capture.pcapng: usbmon events as packets
- * of link type 220 (LINKTYPE_USB_LINUX_MMAPPED), kernel log lines and
- * incidents as Systemd Journal Export blocks, in the order the recorder
- * hands them over (time order), so Wireshark shows URBs and errors on one
- * timeline.  docs/formats.md describes the file.
+ * of link type 220 (LINKTYPE_USB_LINUX_MMAPPED), the trace records of
+ * usbtrail.ko and of tracefs as packets of link type 147 (LINKTYPE_USER0,
+ * recpkt.h; tools/wireshark/usbtrail.lua dissects them), kernel log lines
+ * and incidents as Systemd Journal Export blocks, in the order the
+ * recorder hands them over (time order), so Wireshark shows URBs, xHCI
+ * events, SCSI commands, block requests and errors on one timeline.  The
+ * high-rate events live here only: events.jsonl keeps the rest.
+ * docs/formats.md describes the file.
  *
  * Blocks collect in memory and go out with write(2) in whole blocks, at
  * least once a second of event time or every 64 KiB.  The file is valid
@@ -21,12 +25,16 @@
 
 #include "owner.h"
 #include "pcapng.h"
+#include "recpkt.h"
 #include "record.h"
 #include "usbmon.h"
 
 #define SINK_PCAPNG_FLUSH_BYTES	(64u << 10)
 #define SINK_PCAPNG_FLUSH_NS	1000000000ull
-#define SINK_PCAPNG_IF_USBMON	0	/* the one interface */
+/* the interfaces, in the order of their IDBs */
+#define SINK_PCAPNG_IF_USBMON	0
+#define SINK_PCAPNG_IF_MODULE	1
+#define SINK_PCAPNG_IF_TRACEFS	2
 
 struct sink_pcapng {
 	int fd;
@@ -152,7 +160,19 @@ static int sink_pcapng_usbmon(struct sink_pcapng *p, const struct ev *ev)
 	iov[1].iov_len = um->data ? um->caplen : 0;
 	return pcapng_put_epb_iov(&p->buf, SINK_PCAPNG_IF_USBMON,
 				  ev->t_ns + (uint64_t)p->clock.boot_to_real_ns,
-				  iov, 2, sink_pcapng_origlen(um));
+				  iov, 2, sink_pcapng_origlen(um), ev->id);
+}
+
+/* A trace record: its packet is copies of the event, nothing formatted. */
+static int sink_pcapng_trace(struct sink_pcapng *p, const struct ev *ev)
+{
+	uint8_t pkt[RECPKT_MAX];
+	uint32_t n = (uint32_t)recpkt_pack(ev, pkt);
+
+	return pcapng_put_epb(&p->buf, ev->source == EV_SRC_TRACEFS ?
+			      SINK_PCAPNG_IF_TRACEFS : SINK_PCAPNG_IF_MODULE,
+			      ev->t_ns + (uint64_t)p->clock.boot_to_real_ns,
+			      pkt, n, n);
 }
 
 /* Who a line or incident concerns, where the recorder knows. */
@@ -223,18 +243,20 @@ static int sink_pcapng_event(struct rec_sink *s, const struct ev *ev)
 	case EV_USBMON:
 		ret = sink_pcapng_usbmon(p, ev);
 		break;
+	case EV_TRACE:
+		ret = sink_pcapng_trace(p, ev);
+		break;
 	case EV_KLOG:
 	case EV_INCIDENT:
 		ret = sink_pcapng_journal(p, ev);
 		break;
-	case EV_TRACE:
 	case EV_DEVICE:
 	case EV_SAMPLE:
 	case EV_MARKER:
 	case EV_LOST:
 	case EV_TYPE_MAX:
 	default:
-		return 0;
+		return 1;	/* events.jsonl's only */
 	}
 	if (ret)
 		return ret;
@@ -303,6 +325,16 @@ int sink_pcapng_open(struct rec_sink *s, const char *path,
 				     0, "usbmon0",
 				     "usbmon, all USB buses (usbtrail record)",
 				     9);
+	if (!ret)
+		ret = pcapng_put_idb(&p->buf, PCAPNG_LINKTYPE_USER0, 0,
+				     "usbtrail.ko",
+				     "usbtrail records of usbtrail.ko "
+				     "(tools/wireshark/usbtrail.lua)", 9);
+	if (!ret)
+		ret = pcapng_put_idb(&p->buf, PCAPNG_LINKTYPE_USER0, 0,
+				     "tracefs",
+				     "usbtrail records of tracefs "
+				     "(tools/wireshark/usbtrail.lua)", 9);
 	if (!ret)
 		ret = sink_pcapng_flush(p);
 	if (ret)

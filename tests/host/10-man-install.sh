@@ -18,6 +18,17 @@ page=$root/usr/share/man/man1/usbtrail.1
 	fail "the installed usbtrail does not run"
 echo "ok: make install DESTDIR= PREFIX=/usr"
 
+# the dissector where this machine's Wireshark looks for Lua plugins
+lua=$root/usr/lib/$(cc -print-multiarch)/wireshark/plugins/usbtrail.lua
+[ -f "$lua" ] || fail "make install: no ${lua#"$root"}"
+if command -v tshark >/dev/null; then
+	want=$(tshark -G folders 2>/dev/null |
+		sed -n 's/^Global Lua Plugins:[[:space:]]*//p')
+	[ "$root$want/usbtrail.lua" = "$lua" ] ||
+		fail "the dissector went to ${lua#"$root"}, Wireshark looks in $want"
+fi
+echo "ok: the Wireshark dissector installed as ${lua#"$root"}"
+
 ! grep -n '@[A-Z_]*@' "$page" >"$out/placeholders" ||
 	fail "the installed man page keeps $(head -n 1 "$out/placeholders")"
 groff -man -ww -z "$page" >"$out/groff.err" 2>&1

@@ -17,9 +17,13 @@ tb --devices uas --fault stall@8+8 --timeout 300 -- sh -c '
 ' >"$out/stdout.txt" 2>&1 || fail "guest command failed"
 expect "$out/stdout.txt" '^record exit 0$'
 expect "$out/stdout.txt" '^tracefs-vs-module-done$'
+# the trace records are in capture.pcapng: export gives them as lines
+"${USBTRAIL:-$top/userspace/usbtrail}" export --jsonl "$out/rec" \
+	>"$out/rec/all.jsonl" 2>"$out/export.err" ||
+	fail "usbtrail export: $(cat "$out/export.err")"
 jq -r 'select(.type == "trace" and .source == "tracefs") | .text' \
-	"$out/rec/events.jsonl" >"$out/tracefs.txt" ||
-	fail "events.jsonl is not valid JSON lines"
+	"$out/rec/all.jsonl" >"$out/tracefs.txt" ||
+	fail "export --jsonl gave lines that are not JSON"
 
 # the comparable records, without sequence number and time, from the
 # span both recorded (a second in from either end of tracefs's)

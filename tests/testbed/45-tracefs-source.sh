@@ -26,9 +26,13 @@ jq -e '.trace_source == "tracefs" and .complete and
 		.malformed == 0 and .lost == 0)' "$out/rec/meta.json" \
 	>/dev/null || fail "meta.json: not a complete tracefs recording"
 echo "ok: meta.json: complete, tracefs, nothing malformed or lost"
+# the trace records are in capture.pcapng: export gives them as lines
+"${USBTRAIL:-$top/userspace/usbtrail}" export --jsonl "$out/rec" \
+	>"$out/rec/all.jsonl" 2>"$out/export.err" ||
+	fail "usbtrail export: $(cat "$out/export.err")"
 jq -r 'select(.type == "trace" and .source == "tracefs") | .text' \
-	"$out/rec/events.jsonl" >"$out/records.txt" ||
-	fail "events.jsonl is not valid JSON lines"
+	"$out/rec/all.jsonl" >"$out/records.txt" ||
+	fail "export --jsonl gave lines that are not JSON"
 
 disk=$(cat "$out/disk.txt")
 expect_order "$out/records.txt" \
@@ -40,7 +44,7 @@ expect_order "$out/records.txt" \
 	" eh-end kind=device-reset driver=uas .* result=0x2002"
 # the events name the disk, for the recorder's classifier
 jq -se --arg d "$disk" 'any(.[]; .type == "trace" and .rec == "eh-start"
-	and .disk == $d)' "$out/rec/events.jsonl" >/dev/null ||
+	and .disk == $d)' "$out/rec/all.jsonl" >/dev/null ||
 	fail "no eh-start event with disk $disk"
 echo "ok: eh-start events carry disk $disk"
 # the aborted commands are the ones uas names in the kernel log, in order:

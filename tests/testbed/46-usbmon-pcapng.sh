@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v tshark >/dev/null || skip "no tshark (tools/deps.sh installs it)"
+command -v jq >/dev/null || skip "no jq (tools/deps.sh installs it)"
 rm -rf "$out/rec"
 tb --devices uas --fault medium-not-present@10240 --timeout 240 -- \
 	sh /tests/usbmon-pcapng.sh >"$out/stdout.txt" 2>&1 ||
@@ -58,6 +59,23 @@ echo "ok: $n USB frames for the disk at $bus:$dev"
 tshark -r "$cap" -Y "usb.bus_id == $bus && usb.device_address == $dev && usb.transfer_type == 0x03" \
 	2>/dev/null | grep -q URB_BULK || fail "no bulk URBs of $bus:$dev"
 echo "ok: bulk URBs of $bus:$dev"
+
+# the URBs are capture.pcapng's only: export makes their lines, each with
+# its id (the packet's epb_packetid) and the disk the recorder gave it
+grep -q '"type":"usbmon"' "$out/rec/events.jsonl" &&
+	fail "events.jsonl holds usbmon events: they belong in capture.pcapng"
+"${USBTRAIL:-$top/userspace/usbtrail}" export --jsonl "$out/rec" \
+	>"$out/all.jsonl" 2>"$out/export.err" ||
+	fail "usbtrail export: $(cat "$out/export.err")"
+nu=$(awk -F'|' '$3 ~ /^usb/' "$out/frames.txt" | wc -l)
+jq -se --argjson n "$nu" --argjson b "$bus" --argjson d "$dev" \
+	--arg disk "$disk" '[.[] | select(.type == "usbmon")] as $u |
+	($u | length) == $n and all($u[]; .id > 0) and
+	($u | map(.id) | unique | length) == $n and
+	any($u[]; .bus == $b and .devnum == $d and .disk == $disk)' \
+	"$out/all.jsonl" >/dev/null ||
+	fail "export's usbmon lines are not the capture's $nu URBs with ids and disk $disk"
+echo "ok: export gives the $nu URBs as lines, each with its id, $disk's named"
 
 # --payload 64: no packet carries more than the header and 64 bytes
 big=$(awk -F'|' '$3 ~ /^usb/ && $6 > 128' "$out/frames.txt" | wc -l)

@@ -6,16 +6,21 @@
  * recording's span), and streams them through a pipe into the recorder as
  * "usbtrail record --source module --no-pcap" runs it: src_module.c reads
  * the pipe, the engine orders, ties, derives, and the events.jsonl sink
- * writes OUT/events.jsonl.  The records are replayed at the pace they were
- * made, so the run takes COPIES times the recording's span.  The pipe is filled by a child (the recorder's
- * COMMAND), so the figures are the recorder's alone:
+ * writes OUT/events.jsonl and OUT/capture.pcapng as "usbtrail record"
+ * does (the records into the capture).  The records are replayed at the
+ * pace they were made, so the run takes COPIES times the recording's
+ * span.  The pipe is filled by a child (the recorder's COMMAND), so the
+ * figures are the recorder's alone:
  *
- *   utreplay EVENTS.JSONL COPIES OUTDIR [pcap|nowrite|nosink]
+ *   utreplay EVENTS.JSONL COPIES OUTDIR [json|both|nowrite|nosink]
  *
  * prints "events N cpu_s S us_per_event U user_s S sys_s S".  With
- * "pcap", OUTDIR/capture.pcapng is written too; with "nowrite" the JSON
- * lines are made but not written; with "nosink" not even made (what the
- * rest of the recorder costs).
+ * "json", every record is a line of events.jsonl instead (usbtrail 0.2's
+ * recordings) and no capture is written; with "both" the recording and
+ * OUTDIR/all.jsonl, every event a line, from the same run (what "usbtrail
+ * export --jsonl" must give back); with "nowrite" the JSON lines
+ * are made but not written; with "nosink" not even made (what the rest of
+ * the recorder costs).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -87,7 +92,7 @@ int main(int argc, char **argv)
 {
 	struct derive_opts dopts = DERIVE_OPTS_DEFAULT;
 	struct rec_run_opts ro = { .marker_fd = -1 };
-	struct rec_sink sinks[2] = { { 0 } };
+	struct rec_sink sinks[3] = { { 0 } };
 	const char *mode;
 	struct rec_source src;
 	struct ev **devs = NULL;
@@ -196,18 +201,29 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "nosink")) {
 		snprintf(path, sizeof(path), "%s/events.jsonl", argv[3]);
 		unlink(path);
-		ret = sink_jsonl_open(&sinks[0], path);
+		/* "json": every event a line, as usbtrail 0.2 wrote them */
+		ret = sink_jsonl_open(&sinks[0], path, !strcmp(mode, "json") ?
+				      SINK_JSONL_ALL : 0);
 		if (ret)
 			goto fail;
 		rec_add_sink(r, &sinks[0]);
 	}
-	if (!strcmp(mode, "pcap")) {
+	if (strcmp(mode, "json") && strcmp(mode, "nowrite") &&
+	    strcmp(mode, "nosink")) {
 		snprintf(path, sizeof(path), "%s/capture.pcapng", argv[3]);
 		unlink(path);
 		ret = sink_pcapng_open(&sinks[1], path, rec_clock(r));
 		if (ret)
 			goto fail;
 		rec_add_sink(r, &sinks[1]);
+	}
+	if (!strcmp(mode, "both")) {
+		snprintf(path, sizeof(path), "%s/all.jsonl", argv[3]);
+		unlink(path);
+		ret = sink_jsonl_open(&sinks[2], path, SINK_JSONL_ALL);
+		if (ret)
+			goto fail;
+		rec_add_sink(r, &sinks[2]);
 	}
 	for (i = 0; i < ndev; i++) {
 		devs[i]->t_ns = base - 1000000;

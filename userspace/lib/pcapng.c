@@ -20,6 +20,7 @@
 #define PCAPNG_OPT_IF_NAME	2
 #define PCAPNG_OPT_IF_DESC	3
 #define PCAPNG_OPT_IF_TSRESOL	9
+#define PCAPNG_OPT_EPB_PACKETID	5
 
 #define PCAPNG_PAD4(n)		(((n) + 3u) & ~(size_t)3u)
 
@@ -193,7 +194,7 @@ int pcapng_put_idb(struct pcapng_buf *b, uint16_t linktype, uint32_t snaplen,
 
 int pcapng_put_epb_iov(struct pcapng_buf *b, uint32_t if_id, uint64_t ts,
 		       const struct iovec *iov, unsigned int niov,
-		       uint32_t origlen)
+		       uint32_t origlen, uint64_t packet_id)
 {
 	uint64_t caplen = 0;
 	uint32_t total;
@@ -207,8 +208,9 @@ int pcapng_put_epb_iov(struct pcapng_buf *b, uint32_t if_id, uint64_t ts,
 	}
 	if (caplen > PCAPNG_BLOCK_MAX)
 		return -EINVAL;
-	ret = pcapng_block_begin(b, PCAPNG_BT_EPB, 20 + (size_t)caplen,
-				 &total);
+	ret = pcapng_block_begin(b, PCAPNG_BT_EPB, 20 +
+				 PCAPNG_PAD4((size_t)caplen) +
+				 (packet_id ? 16 : 0), &total);
 	if (ret)
 		return ret;
 	pcapng_put32(b, if_id);
@@ -218,6 +220,12 @@ int pcapng_put_epb_iov(struct pcapng_buf *b, uint32_t if_id, uint64_t ts,
 	pcapng_put32(b, origlen < caplen ? (uint32_t)caplen : origlen);
 	for (i = 0; i < niov; i++)
 		pcapng_put(b, iov[i].iov_base, iov[i].iov_len);
+	if (packet_id) {
+		pcapng_pad(b);
+		pcapng_put_opt(b, PCAPNG_OPT_EPB_PACKETID, &packet_id,
+			       sizeof(packet_id));
+		pcapng_put_opt(b, PCAPNG_OPT_END, NULL, 0);
+	}
 	pcapng_block_end(b, total);
 	return 0;
 }
@@ -227,7 +235,7 @@ int pcapng_put_epb(struct pcapng_buf *b, uint32_t if_id, uint64_t ts,
 {
 	struct iovec iov = { (void *)(uintptr_t)data, caplen };
 
-	return pcapng_put_epb_iov(b, if_id, ts, &iov, 1, origlen);
+	return pcapng_put_epb_iov(b, if_id, ts, &iov, 1, origlen, 0);
 }
 
 int pcapng_put_sje(struct pcapng_buf *b, const void *entry, size_t len)
@@ -407,6 +415,15 @@ int pcapng_next_block(struct pcapng_reader *rd, const uint8_t *buf,
 	if (type == PCAPNG_BT_SHB) {
 		rd->shb_seen = true;
 		rd->swapped = swapped;
+		rd->nif = 0;
+	} else if (type == PCAPNG_BT_IDB && total >= 20) {
+		uint16_t lt;
+
+		memcpy(&lt, p + 8, 2);
+		if (rd->nif < PCAPNG_IF_MAX)
+			rd->linktype[rd->nif] = swapped ?
+						__builtin_bswap16(lt) : lt;
+		rd->nif++;
 	}
 	blk->type = type;
 	blk->total_len = total;
@@ -416,11 +433,19 @@ int pcapng_next_block(struct pcapng_reader *rd, const uint8_t *buf,
 	return 1;
 }
 
+int pcapng_if_linktype(const struct pcapng_reader *rd, uint32_t if_id)
+{
+	if (if_id >= rd->nif || if_id >= PCAPNG_IF_MAX)
+		return -1;
+	return rd->linktype[if_id];
+}
+
 int pcapng_epb_parse(const struct pcapng_reader *rd,
 		     const struct pcapng_block *blk, struct pcapng_epb *epb)
 {
 	const uint8_t *p = blk->body;
 	uint32_t caplen;
+	size_t o;
 
 	if (blk->type != PCAPNG_BT_EPB || blk->body_len < 20)
 		return -EINVAL;
@@ -432,6 +457,28 @@ int pcapng_epb_parse(const struct pcapng_reader *rd,
 	epb->caplen = caplen;
 	epb->origlen = pcapng_u32(rd, p + 16);
 	epb->data = p + 20;
+	epb->packet_id = 0;
+	/* the options: only epb_packetid is read */
+	for (o = 20 + PCAPNG_PAD4((size_t)caplen); o + 4 <= blk->body_len;) {
+		uint16_t code, olen;
+
+		memcpy(&code, p + o, 2);
+		memcpy(&olen, p + o + 2, 2);
+		if (rd->swapped) {
+			code = __builtin_bswap16(code);
+			olen = __builtin_bswap16(olen);
+		}
+		if (code == PCAPNG_OPT_END ||
+		    PCAPNG_PAD4((size_t)olen) > blk->body_len - o - 4)
+			break;
+		if (code == PCAPNG_OPT_EPB_PACKETID && olen == 8) {
+			memcpy(&epb->packet_id, p + o + 4, 8);
+			if (rd->swapped)
+				epb->packet_id =
+					__builtin_bswap64(epb->packet_id);
+		}
+		o += 4 + PCAPNG_PAD4((size_t)olen);
+	}
 	return 0;
 }
 

@@ -28,6 +28,8 @@
 #define PCAPNG_BYTE_ORDER_MAGIC	0x1a2b3c4d
 
 #define PCAPNG_LINKTYPE_USB_LINUX_MMAPPED	220
+/* DLT_USER0: usbtrail's trace records (recpkt.h, tools/wireshark/) */
+#define PCAPNG_LINKTYPE_USER0			147
 
 /* Blocks bigger than this are refused, read or written (Wireshark's cap
  * is about the same). */
@@ -59,10 +61,14 @@ int pcapng_put_idb(struct pcapng_buf *b, uint16_t linktype, uint32_t snaplen,
 		   uint8_t tsresol);
 int pcapng_put_epb(struct pcapng_buf *b, uint32_t if_id, uint64_t ts,
 		   const void *data, uint32_t caplen, uint32_t origlen);
-/* The same with the packet in pieces (a header, then data). */
+/*
+ * The same with the packet in pieces (a header, then data), and an
+ * epb_packetid option of @packet_id unless it is 0 (the recorder's event
+ * id: "usbtrail export" gives it back).
+ */
 int pcapng_put_epb_iov(struct pcapng_buf *b, uint32_t if_id, uint64_t ts,
 		       const struct iovec *iov, unsigned int niov,
-		       uint32_t origlen);
+		       uint32_t origlen, uint64_t packet_id);
 /* An entry in Journal Export Format, as it is: see pcapng_journal_*. */
 int pcapng_put_sje(struct pcapng_buf *b, const void *entry, size_t len);
 
@@ -91,9 +97,14 @@ int pcapng_journal_put(struct pcapng_buf *b, const char *name, size_t nlen,
 		       const void *value, size_t vlen);
 
 /* Reading */
+#define PCAPNG_IF_MAX		16	/* interfaces of a section kept */
+
 struct pcapng_reader {
 	bool shb_seen;
 	bool swapped;		/* section in the other byte order */
+	/* the link types of the section's interfaces, by IDB order */
+	unsigned int nif;
+	uint16_t linktype[PCAPNG_IF_MAX];
 };
 
 struct pcapng_block {
@@ -108,10 +119,17 @@ struct pcapng_block {
  * Returns 1 for a block, 0 at the end (*off == len), -EINVAL if what is
  * there is no whole block: a section not starting with an SHB, a length
  * under 12, not a multiple of 4, past the end or above PCAPNG_BLOCK_MAX,
- * the two lengths differing, an SHB with a bad byte-order magic.
+ * the two lengths differing, an SHB with a bad byte-order magic.  An SHB
+ * starts a new section (no interfaces yet); an IDB adds one.
  */
 int pcapng_next_block(struct pcapng_reader *rd, const uint8_t *buf,
 		      size_t len, size_t *off, struct pcapng_block *blk);
+
+/*
+ * The link type of interface @if_id of the current section (as its
+ * Interface Description Block said), or -1 if there is none such.
+ */
+int pcapng_if_linktype(const struct pcapng_reader *rd, uint32_t if_id);
 
 /* 32-bit word of a block body in the section's byte order */
 uint32_t pcapng_u32(const struct pcapng_reader *rd, const uint8_t *p);
@@ -122,6 +140,7 @@ struct pcapng_epb {
 	uint32_t caplen;
 	uint32_t origlen;
 	const uint8_t *data;
+	uint64_t packet_id;	/* its epb_packetid option; 0: none */
 };
 
 /* An EPB's fixed fields; -EINVAL if caplen overruns the block. */

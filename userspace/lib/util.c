@@ -178,7 +178,8 @@ void util_str_put(struct util_str *b, const char *s, size_t n)
 		b->s = p;
 		b->cap = cap;
 	}
-	memcpy(b->s + b->len, s, n);
+	if (n)		/* s may be NULL then: an empty buffer's */
+		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 }

@@ -59,7 +59,9 @@ stop() {	# CONFIG -> "CPU EVENTS LOST USER SYS"
 	sys=$(awk '$1 == "sys" { print $2 + 0 }' /tmp/time.txt)
 	case $cfg in
 	rec-*)
-		ev=$(grep -c '"type":"trace"' /tmp/c/events.jsonl)
+		# the records are in capture.pcapng: meta.json counts them
+		ev=$(grep -o '"trace":[0-9]*' /tmp/c/meta.json | head -n 1 |
+			cut -d: -f2)
 		lost=$(grep -o '"lost":[0-9]*' /tmp/c/meta.json |
 			awk -F: '{ s += $2 } END { print s + 0 }') ;;
 	trace-cmd)
