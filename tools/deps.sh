@@ -52,7 +52,7 @@ src_subtrees="drivers/usb drivers/scsi drivers/ata drivers/md drivers/base
 
 build_pkgs="build-essential pkg-config libusb-1.0-0-dev libbpf-dev libsystemd-dev
 	libevdev-dev libtracefs-dev libtraceevent-dev liburing-dev
-	libjson-c-dev libyajl-dev zlib1g-dev libssl-dev liblzma-dev libzstd-dev
+	libjson-c-dev zlib1g-dev libssl-dev liblzma-dev libzstd-dev
 	libbz2-dev"
 # debian/control's Build-Depends beyond build_pkgs, and what
 # tests/host/40-deb-package.sh runs
@@ -415,7 +415,7 @@ arm64dir=/var/cache/usbtrail/arm64
 arm64_apt_dir=$aptdir/arm64
 arm64_sysroot_v=1	# bump when arm64_sysroot_pkgs changes
 arm64_sysroot_pkgs="busybox-static libc6-dev libevdev-dev libusb-1.0-0-dev
-	libbpf-dev liburing-dev libjson-c-dev libyajl-dev libtracefs-dev
+	libbpf-dev liburing-dev libjson-c-dev libtracefs-dev
 	libtraceevent-dev libsystemd-dev zlib1g-dev libssl-dev liblzma-dev
 	libzstd-dev libbz2-dev"
 arm64_apt() {	# apt-get|apt-cache ARGS...

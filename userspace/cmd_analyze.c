@@ -490,13 +490,6 @@ static void cmd_analyze_out(struct cmd_analyze *a,
 		a->out_error = true;
 		return;
 	}
-	if (a->machine[0] && len > 2 && line[0] == '{') {
-		/* which machine, first: the names hold no character to escape */
-		printf("{\"hostname\":\"%s\",\"machine_id\":\"%s\",", a->host,
-		       a->machine);
-		line++;
-		len--;
-	}
 	fwrite(line, 1, len, stdout);
 	putchar('\n');
 }
@@ -1438,6 +1431,8 @@ static int cmd_analyze_fleet(struct cmd_analyze *a)
 	for (i = 0; i < nm && !r; i++) {
 		snprintf(a->host, sizeof(a->host), "%s", m[i].host);
 		snprintf(a->machine, sizeof(a->machine), "%s", m[i].id);
+		/* which machine, first in each line */
+		evjson_writer_set_machine(a->w, a->host, a->machine);
 		if (!a->o->json)
 			printf("%s== host %s (machine %s)\n\n", i ? "\n" : "",
 			       m[i].host, m[i].id);
@@ -1466,6 +1461,7 @@ static int cmd_analyze_fleet(struct cmd_analyze *a)
 	}
 	a->shown = shown;
 	a->host[0] = a->machine[0] = '\0';
+	evjson_writer_set_machine(a->w, NULL, NULL);
 	free(m);
 	return r < 0 ? r : nm;
 }

@@ -54,7 +54,7 @@ fi
 echo "ok: SIGTERM while setting up: stopped cleanly, nothing left in tracefs"
 
 expect "$out/stdout.txt" '^full exit 1$'
-expect "$out/full.err" 'writing /mnt/small/rec/\(events.jsonl\|capture.pcapng\): No space left on device; recording stopped, what was written is kept'
+expect "$out/full.err" 'writing /mnt/small/rec/(events.jsonl|capture.pcapng): No space left on device; recording stopped, what was written is kept'
 valid "$out/full" "full disk"
 # the capture too holds whole blocks only: export reads it to its end
 "${USBTRAIL:-$top/userspace/usbtrail}" export --jsonl "$out/full" \

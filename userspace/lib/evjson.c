@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * evjson.c - events and incidents as JSON (docs/formats.md): written
- * with yajl, a stream with no object tree per event; read back with
- * json-c.
+ * as a stream, no object tree per event, by the generator below (its
+ * evjson_gen_*() do the separators and the escaping); read back with
+ * json-c, the tree's one JSON library.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <yajl/yajl_gen.h>
 
 #include "evjson.h"
 #include "util.h"
@@ -67,17 +66,27 @@ static const char *const evjson_marker_kinds[] = {
 static const char *const evjson_xfer[] = { "iso", "interrupt", "control",
 					   "bulk" };
 
-/* --- every event, streamed (yajl: no object tree per event) ------------- */
+/* --- every event, streamed: no object tree per event ------------------- */
 
-struct evjson_writer {
-	yajl_gen g;
-	struct util_str line;	/* yajl prints here (its print callback) */
+/*
+ * The generator: values, keys and containers appended to one line, the
+ * separators put in as JSON wants them.  Strings are escaped as RFC 8259
+ * says and as yajl did, which wrote these lines before (the files are the
+ * same byte for byte): '"', '\\' and the control characters below 0x20
+ * (\b \f \n \r \t, else \u00XX), every other byte as it is.
+ */
+#define EVJSON_DEPTH	8
+
+struct evjson_gen {
+	struct util_str *out;
+	unsigned int depth;
+	bool more[EVJSON_DEPTH];	/* a member before, at this depth */
+	bool after_key;			/* the next value is a key's */
+	bool bad;			/* unbalanced or too deep */
 };
 
-static void evjson_print(void *ctx, const char *s, size_t n)
+static void evjson_put(struct util_str *b, const char *s, size_t n)
 {
-	struct util_str *b = &((struct evjson_writer *)ctx)->line;
-
 	/* most calls are one quote or separator */
 	if (n == 1 && b->len + 2 <= b->cap) {
 		b->s[b->len++] = *s;
@@ -87,20 +96,145 @@ static void evjson_print(void *ctx, const char *s, size_t n)
 	util_str_put(b, s, n);
 }
 
+/* what comes before a key, or before a value that is not a key's */
+static void evjson_gen_sep(struct evjson_gen *g)
+{
+	if (g->after_key) {
+		g->after_key = false;
+		return;
+	}
+	if (g->depth && g->more[g->depth - 1])
+		evjson_put(g->out, ",", 1);
+	if (g->depth)
+		g->more[g->depth - 1] = true;
+}
+
+/* a value as it is: a number, or a string that needs no escaping, quoted */
+static void evjson_gen_raw(struct evjson_gen *g, const char *v, size_t n)
+{
+	evjson_gen_sep(g);
+	evjson_put(g->out, v, n);
+}
+
+static void evjson_gen_quoted(struct evjson_gen *g, const char *v, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i, start = 0;
+	char esc[6] = { '\\', 'u', '0', '0' };
+
+	evjson_put(g->out, "\"", 1);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)v[i];
+		const char *e = NULL;
+		size_t elen = 2;
+
+		switch (c) {
+		case '"':
+			e = "\\\"";
+			break;
+		case '\\':
+			e = "\\\\";
+			break;
+		case '\b':
+			e = "\\b";
+			break;
+		case '\f':
+			e = "\\f";
+			break;
+		case '\n':
+			e = "\\n";
+			break;
+		case '\r':
+			e = "\\r";
+			break;
+		case '\t':
+			e = "\\t";
+			break;
+		default:
+			if (c >= 0x20)
+				continue;
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			e = esc;
+			elen = 6;
+		}
+		if (i > start)
+			util_str_put(g->out, v + start, i - start);
+		util_str_put(g->out, e, elen);
+		start = i + 1;
+	}
+	if (n > start)
+		util_str_put(g->out, v + start, n - start);
+	evjson_put(g->out, "\"", 1);
+}
+
+static void evjson_gen_string(struct evjson_gen *g, const char *v, size_t n)
+{
+	evjson_gen_sep(g);
+	evjson_gen_quoted(g, v, n);
+}
+
+static void evjson_gen_key(struct evjson_gen *g, const char *k, size_t n)
+{
+	evjson_gen_sep(g);
+	evjson_gen_quoted(g, k, n);
+	evjson_put(g->out, ":", 1);
+	g->after_key = true;
+}
+
+static void evjson_gen_null(struct evjson_gen *g)
+{
+	evjson_gen_raw(g, "null", 4);
+}
+
+static void evjson_gen_bool(struct evjson_gen *g, bool v)
+{
+	evjson_gen_raw(g, v ? "true" : "false", v ? 4 : 5);
+}
+
+static void evjson_gen_open(struct evjson_gen *g, const char *c)
+{
+	evjson_gen_sep(g);
+	evjson_put(g->out, c, 1);
+	if (g->depth == EVJSON_DEPTH) {
+		g->bad = true;
+		return;
+	}
+	g->more[g->depth++] = false;
+}
+
+static void evjson_gen_close(struct evjson_gen *g, const char *c)
+{
+	if (!g->depth || g->after_key)
+		g->bad = true;
+	else
+		g->depth--;
+	evjson_put(g->out, c, 1);
+}
+
+struct evjson_writer {
+	struct evjson_gen g;
+	struct util_str line;	/* the generator writes here */
+	char hostname[256];	/* evjson_writer_set_machine(); "": none */
+	char machine_id[64];
+};
+
+void evjson_writer_set_machine(struct evjson_writer *w, const char *hostname,
+			       const char *machine_id)
+{
+	snprintf(w->hostname, sizeof(w->hostname), "%s",
+		 hostname ? hostname : "");
+	snprintf(w->machine_id, sizeof(w->machine_id), "%s",
+		 machine_id ? machine_id : "");
+}
+
 struct evjson_writer *evjson_writer_new(void)
 {
 	struct evjson_writer *w = calloc(1, sizeof(*w));
 
 	if (!w)
 		return NULL;
-	w->g = yajl_gen_alloc(NULL);
-	if (!w->g || !yajl_gen_config(w->g, yajl_gen_print_callback,
-				      evjson_print, w)) {
-		if (w->g)
-			yajl_gen_free(w->g);
-		free(w);
-		return NULL;
-	}
+	w->g.out = &w->line;
 	return w;
 }
 
@@ -108,23 +242,21 @@ void evjson_writer_free(struct evjson_writer *w)
 {
 	if (!w)
 		return;
-	yajl_gen_free(w->g);
 	free(w->line.s);
 	free(w);
 }
 
-static void evjson_y_key(yajl_gen g, const char *k)
+static void evjson_y_key(struct evjson_gen *g, const char *k)
 {
-	yajl_gen_string(g, (const unsigned char *)k, strlen(k));
+	evjson_gen_key(g, k, strlen(k));
 }
 
 /*
  * Most strings we write need no escaping (names, hex, the records' text
  * form): printable ASCII without '"' or '\\'.  Such a value goes out
- * verbatim with its quotes, through yajl_gen_number(), which writes its
- * argument as it is, separators and all; yajl_gen_string()'s escaping
- * loop was a third of the recorder's time.  Anything else, and anything
- * long, takes yajl_gen_string().
+ * verbatim with its quotes, through evjson_gen_raw(); an escaping loop
+ * was once a third of the recorder's time.  Anything else, and anything
+ * long, takes evjson_gen_string().
  */
 #define EVJSON_RAW_MAX	512
 
@@ -164,31 +296,31 @@ static bool evjson_safe(const char *v, size_t len)
 	return true;
 }
 
-static void evjson_y_strval(yajl_gen g, const char *v, size_t len)
+static void evjson_y_strval(struct evjson_gen *g, const char *v, size_t len)
 {
 	char buf[EVJSON_RAW_MAX + 2];
 
 	if (len > EVJSON_RAW_MAX || !evjson_safe(v, len)) {
-		yajl_gen_string(g, (const unsigned char *)v, len);
+		evjson_gen_string(g, v, len);
 		return;
 	}
 	buf[0] = '"';
 	memcpy(buf + 1, v, len);
 	buf[len + 1] = '"';
-	yajl_gen_number(g, buf, len + 2);
+	evjson_gen_raw(g, buf, len + 2);
 }
 
-static void evjson_y_str(yajl_gen g, const char *k, const char *v)
+static void evjson_y_str(struct evjson_gen *g, const char *k, const char *v)
 {
 	evjson_y_key(g, k);
 	evjson_y_strval(g, v, strlen(v));
 }
 
 /* a fraction as we print it ("%.3f"), not as %.20g would */
-static void evjson_y_num(yajl_gen g, const char *k, const char *fmt, ...)
+static void evjson_y_num(struct evjson_gen *g, const char *k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void evjson_y_num(yajl_gen g, const char *k, const char *fmt, ...)
+static void evjson_y_num(struct evjson_gen *g, const char *k, const char *fmt, ...)
 {
 	char buf[48];
 	va_list ap;
@@ -198,7 +330,7 @@ static void evjson_y_num(yajl_gen g, const char *k, const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	evjson_y_key(g, k);
-	yajl_gen_number(g, buf, n > 0 && (size_t)n < sizeof(buf) ?
+	evjson_gen_raw(g, buf, n > 0 && (size_t)n < sizeof(buf) ?
 			(size_t)n : strlen(buf));
 }
 
@@ -215,16 +347,16 @@ static char *evjson_digits(char *end, uint64_t v)
 	return end;
 }
 
-static void evjson_y_u64(yajl_gen g, const char *k, uint64_t v)
+static void evjson_y_u64(struct evjson_gen *g, const char *k, uint64_t v)
 {
 	char buf[24], *p = evjson_digits(buf + sizeof(buf), v);
 
 	evjson_y_key(g, k);
-	yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p));
+	evjson_gen_raw(g, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 /* nanoseconds as seconds with nine decimals: "12.345678901" */
-static void evjson_y_time(yajl_gen g, const char *k, uint64_t ns)
+static void evjson_y_time(struct evjson_gen *g, const char *k, uint64_t ns)
 {
 	char buf[40], *end = buf + sizeof(buf), *p;
 	uint64_t frac = ns % 1000000000;
@@ -238,11 +370,11 @@ static void evjson_y_time(yajl_gen g, const char *k, uint64_t ns)
 	*--p = '.';
 	p = evjson_digits(p, ns / 1000000000);
 	evjson_y_key(g, k);
-	yajl_gen_number(g, p, (size_t)(end - p));
+	evjson_gen_raw(g, p, (size_t)(end - p));
 }
 
 /* a signed integer (where negative is a value, not "unknown") */
-static void evjson_y_s64(yajl_gen g, const char *k, long long v)
+static void evjson_y_s64(struct evjson_gen *g, const char *k, long long v)
 {
 	char buf[24], *p;
 
@@ -251,21 +383,21 @@ static void evjson_y_s64(yajl_gen g, const char *k, long long v)
 	if (v < 0)
 		*--p = '-';
 	evjson_y_key(g, k);
-	yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p));
+	evjson_gen_raw(g, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 /* null for "not known" (negative), as evjson_int() */
-static void evjson_y_int(yajl_gen g, const char *k, long long v)
+static void evjson_y_int(struct evjson_gen *g, const char *k, long long v)
 {
 	if (v < 0) {
 		evjson_y_key(g, k);
-		yajl_gen_null(g);
+		evjson_gen_null(g);
 		return;
 	}
 	evjson_y_u64(g, k, (uint64_t)v);
 }
 
-static void evjson_y_hex(yajl_gen g, const char *k, const uint8_t *p,
+static void evjson_y_hex(struct evjson_gen *g, const char *k, const uint8_t *p,
 			 size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -285,12 +417,12 @@ static void evjson_y_hex(yajl_gen g, const char *k, const uint8_t *p,
 	}
 	buf[2 * len + 1] = '"';
 	evjson_y_key(g, k);
-	yajl_gen_number(g, buf, 2 * len + 2);
+	evjson_gen_raw(g, buf, 2 * len + 2);
 	if (buf != stackbuf)
 		free(buf);
 }
 
-static void evjson_y_trace(yajl_gen g, const struct usbtrail_record *r)
+static void evjson_y_trace(struct evjson_gen *g, const struct usbtrail_record *r)
 {
 	char text[512];
 
@@ -298,11 +430,11 @@ static void evjson_y_trace(yajl_gen g, const struct usbtrail_record *r)
 	modrec_format(r, text, sizeof(text));
 	evjson_y_str(g, "text", text);
 	evjson_y_key(g, "error");
-	yajl_gen_bool(g, r->flags & USBTRAIL_F_ERROR);
+	evjson_gen_bool(g, r->flags & USBTRAIL_F_ERROR);
 	evjson_y_hex(g, "raw", (const uint8_t *)r, sizeof(*r));
 }
 
-static void evjson_y_usbmon(yajl_gen g, const struct ev_usbmon *m)
+static void evjson_y_usbmon(struct evjson_gen *g, const struct ev_usbmon *m)
 {
 	const struct ev_usbmon_hdr *h = &m->hdr;
 	char type[2] = { (char)h->type, '\0' };
@@ -320,7 +452,7 @@ static void evjson_y_usbmon(yajl_gen g, const struct ev_usbmon *m)
 		evjson_y_hex(g, "data", m->data, m->caplen);
 }
 
-static void evjson_y_device(yajl_gen g, const struct ev_device *d)
+static void evjson_y_device(struct evjson_gen *g, const struct ev_device *d)
 {
 	char id[16];
 
@@ -341,7 +473,7 @@ static void evjson_y_device(yajl_gen g, const struct ev_device *d)
 	evjson_y_str(g, "devt", id);
 }
 
-static void evjson_y_sample(yajl_gen g, const struct ev_sample *s)
+static void evjson_y_sample(struct evjson_gen *g, const struct ev_sample *s)
 {
 	evjson_y_u64(g, "interval_ms", s->interval_ms);
 	evjson_y_u64(g, "read_bytes", s->read_bytes);
@@ -351,19 +483,19 @@ static void evjson_y_sample(yajl_gen g, const struct ev_sample *s)
 	evjson_y_num(g, "mbps", "%.3f", s->mbps);
 	evjson_y_num(g, "median_mbps", "%.3f", s->median_mbps);
 	evjson_y_key(g, "dip");
-	yajl_gen_bool(g, s->dip);
+	evjson_gen_bool(g, s->dip);
 }
 
 /* --- incidents: analyze's lines, and the recorder's incident events ----- */
 
-static void evjson_y_null(yajl_gen g, const char *k)
+static void evjson_y_null(struct evjson_gen *g, const char *k)
 {
 	evjson_y_key(g, k);
-	yajl_gen_null(g);
+	evjson_gen_null(g);
 }
 
 /* a string, or null where it is empty (not known) */
-static void evjson_y_str_or_null(yajl_gen g, const char *k, const char *v)
+static void evjson_y_str_or_null(struct evjson_gen *g, const char *k, const char *v)
 {
 	if (!v || !v[0])
 		evjson_y_null(g, k);
@@ -372,7 +504,7 @@ static void evjson_y_str_or_null(yajl_gen g, const char *k, const char *v)
 }
 
 /* a measured figure, "%.3f" as the samples' (null if not finite) */
-static void evjson_y_real(yajl_gen g, const char *k, double v)
+static void evjson_y_real(struct evjson_gen *g, const char *k, double v)
 {
 	if (!isfinite(v))
 		evjson_y_null(g, k);
@@ -381,13 +513,13 @@ static void evjson_y_real(yajl_gen g, const char *k, double v)
 }
 
 /* A time as the kernel prints it ("%.6f"), not as %.17g would */
-static void evjson_y_secs(yajl_gen g, const char *k, double t)
+static void evjson_y_secs(struct evjson_gen *g, const char *k, double t)
 {
 	char buf[48];
 
 	kmsg_secs_text(t, buf, sizeof(buf));
 	evjson_y_key(g, k);
-	yajl_gen_number(g, buf, strlen(buf));
+	evjson_gen_raw(g, buf, strlen(buf));
 }
 
 /*
@@ -396,7 +528,7 @@ static void evjson_y_secs(yajl_gen g, const char *k, double t)
  * fields (t, disk, usb, scsi, devnum) stand for the incident's and whose
  * command (opcode, lba) is the merged one; NULL: analyze's line.
  */
-static void evjson_y_cmd(yajl_gen g, const struct classify_incident *inc,
+static void evjson_y_cmd(struct evjson_gen *g, const struct classify_incident *inc,
 			 int opcode, long long lba)
 {
 	evjson_y_str_or_null(g, "hostbyte", inc->hostbyte);
@@ -416,7 +548,7 @@ static void evjson_y_cmd(yajl_gen g, const struct classify_incident *inc,
 		     inc->suppressed : -1);
 }
 
-static void evjson_y_sense(yajl_gen g, const struct classify_incident *inc)
+static void evjson_y_sense(struct evjson_gen *g, const struct classify_incident *inc)
 {
 	evjson_y_int(g, "key", inc->key);
 	evjson_y_str_or_null(g, "key_text", inc->key_text);
@@ -426,7 +558,7 @@ static void evjson_y_sense(yajl_gen g, const struct classify_incident *inc)
 }
 
 /* Which incident, when, where in the log: the fields of every kind */
-static void evjson_y_incident_where(yajl_gen g,
+static void evjson_y_incident_where(struct evjson_gen *g,
 				    const struct classify_incident *inc,
 				    const struct ev *ev)
 {
@@ -459,7 +591,7 @@ static void evjson_y_incident_where(yajl_gen g,
 	evjson_y_int(g, "chain", inc->chain ? (long long)inc->chain : -1);
 	if (inc->inferred) {
 		evjson_y_key(g, "inferred");
-		yajl_gen_bool(g, 1);
+		evjson_gen_bool(g, true);
 	}
 	if (inc->line_first) {
 		evjson_y_s64(g, "file", (int32_t)inc->file);
@@ -472,7 +604,7 @@ static void evjson_y_incident_where(yajl_gen g,
 }
 
 /* What the kind carries (classify.h's table), in this order */
-static void evjson_y_incident_carried(yajl_gen g,
+static void evjson_y_incident_carried(struct evjson_gen *g,
 				      const struct classify_incident *inc,
 				      const struct ev *ev, int opcode,
 				      long long lba)
@@ -518,7 +650,7 @@ static void evjson_y_incident_carried(yajl_gen g,
 }
 
 /* A recording's incident: its summary, evidence, raw sense, command */
-static void evjson_y_incident_recorded(yajl_gen g, const struct ev *ev,
+static void evjson_y_incident_recorded(struct evjson_gen *g, const struct ev *ev,
 				       int opcode, long long lba)
 {
 	unsigned int carries = classify_kind_carries(ev->u.incident.inc.kind);
@@ -529,14 +661,14 @@ static void evjson_y_incident_recorded(yajl_gen g, const struct ev *ev,
 	ev_incident_summary(ev, summary, sizeof(summary));
 	evjson_y_str(g, "summary", summary);
 	evjson_y_key(g, "evidence");
-	yajl_gen_array_open(g);
+	evjson_gen_open(g, "[");
 	for (i = 0; i < ei->nevidence; i++) {
 		char buf[24], *p = evjson_digits(buf + sizeof(buf),
 						 ei->evidence[i]);
 
-		yajl_gen_number(g, p, (size_t)(buf + sizeof(buf) - p));
+		evjson_gen_raw(g, p, (size_t)(buf + sizeof(buf) - p));
 	}
-	yajl_gen_array_close(g);
+	evjson_gen_close(g, "]");
 	if (ei->sense_len)
 		evjson_y_hex(g, "sense_data", ei->sense, ei->sense_len);
 	if (!(carries & (CLASSIFY_C_CMD | CLASSIFY_C_OPCODE))) {
@@ -550,7 +682,7 @@ static void evjson_y_incident_recorded(yajl_gen g, const struct ev *ev,
 	}
 }
 
-static void evjson_y_incident(yajl_gen g, const struct classify_incident *inc,
+static void evjson_y_incident(struct evjson_gen *g, const struct classify_incident *inc,
 			      const struct ev *ev)
 {
 	int opcode = ev ? ev->u.incident.opcode : inc->opcode;
@@ -568,15 +700,22 @@ static int evjson_line_begin(struct evjson_writer *w)
 {
 	w->line.len = 0;
 	w->line.oom = false;
-	yajl_gen_reset(w->g, NULL);
-	return yajl_gen_map_open(w->g) == yajl_gen_status_ok ? 0 : -EINVAL;
+	memset(&w->g, 0, sizeof(w->g));
+	w->g.out = &w->line;
+	evjson_gen_open(&w->g, "{");
+	if (w->hostname[0] || w->machine_id[0]) {
+		evjson_y_str(&w->g, "hostname", w->hostname);
+		evjson_y_str(&w->g, "machine_id", w->machine_id);
+	}
+	return 0;
 }
 
 /* The object closed: the line in *line, *len */
 static int evjson_line_end(struct evjson_writer *w, const char **line,
 			   size_t *len)
 {
-	if (yajl_gen_map_close(w->g) != yajl_gen_status_ok)
+	evjson_gen_close(&w->g, "}");
+	if (w->g.bad || w->g.depth)
 		return -EINVAL;
 	if (w->line.oom)
 		return -ENOMEM;
@@ -591,14 +730,14 @@ int evjson_incident_line(struct evjson_writer *w,
 {
 	if (evjson_line_begin(w))
 		return -EINVAL;
-	evjson_y_incident(w->g, inc, NULL);
+	evjson_y_incident(&w->g, inc, NULL);
 	return evjson_line_end(w, line, len);
 }
 
 int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		       const char **line, size_t *len)
 {
-	yajl_gen g = w->g;
+	struct evjson_gen *g = &w->g;
 
 	if (evjson_line_begin(w))
 		return -EINVAL;

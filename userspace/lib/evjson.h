@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * evjson.h - events and incidents as JSON, the form of events.jsonl
- * (docs/formats.md) and of "usbtrail analyze --json": written with yajl
- * (evjson_writer_line(), evjson_incident_line(), streamed), read back
- * with json-c (evjson_parse_event()).
+ * (docs/formats.md) and of "usbtrail analyze --json": written as a
+ * stream (evjson_writer_line(), evjson_incident_line(): evjson.c's own
+ * generator, which does the escaping), read back with json-c
+ * (evjson_parse_event()), the one JSON library of the tree.
  */
 #ifndef USBTRAIL_EVJSON_H
 #define USBTRAIL_EVJSON_H
@@ -20,8 +21,8 @@
 const char *evjson_clock_name(enum kmsg_clock clock);
 
 /*
- * Events as events.jsonl lines (docs/formats.md), streamed with yajl: a
- * recorder writes tens of thousands a second, and building a json-c tree
+ * Events as events.jsonl lines (docs/formats.md), streamed: "usbtrail
+ * export" writes tens of thousands a second, and building a json-c tree
  * for each cost several microseconds.  evjson_writer_line() points *line
  * at the JSON text (no newline; NUL-terminated), valid until the next
  * call.
@@ -32,6 +33,12 @@ struct evjson_writer *evjson_writer_new(void);
 void evjson_writer_free(struct evjson_writer *w);
 int evjson_writer_line(struct evjson_writer *w, const struct ev *ev,
 		       const char **line, size_t *len);
+/*
+ * Lines from now on begin with "hostname" and "machine_id" (analyze of
+ * several machines' journals); NULL or "" for both: no more.
+ */
+void evjson_writer_set_machine(struct evjson_writer *w, const char *hostname,
+			       const char *machine_id);
 /*
  * One incident as "usbtrail analyze --json" prints it (docs/analyze.md):
  * kind, dev, t, clock, wall, disk, usb, scsi, chain, the kind's details,
