@@ -396,10 +396,14 @@ int cmd_export_main(int argc, char **argv)
 	if (argc - optind > 1)
 		return cli_usage_error(CMD_EXPORT_NAME, "takes one DIR, not %d",
 				       argc - optind);
-	if (stat(argv[optind], &st) || !S_ISDIR(st.st_mode)) {
+	if (stat(argv[optind], &st)) {
 		fprintf(stderr, "usbtrail export: %s: %s\n", argv[optind],
-			errno && !S_ISDIR(st.st_mode) ? strerror(errno) :
-			"not a directory");
+			strerror(errno));
+		return CLI_EXIT_FAILURE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "usbtrail export: %s: not a directory\n",
+			argv[optind]);
 		return CLI_EXIT_FAILURE;
 	}
 	if (output && strcmp(output, "-")) {

@@ -71,6 +71,7 @@ struct cmd_record_opts {
 	uint64_t grace_s;		/* 0: REC_CHILD_GRACE_DEFAULT_S */
 	uint64_t payload;
 	bool payload_set;		/* --payload given: bytes kept on purpose */
+	uint64_t usbmon_ring;		/* --usbmon-ring: bytes */
 	bool pcap;
 	unsigned int source;		/* enum cmd_record_source */
 	int marker_code;		/* EV_KEY code, -1: no marker key */
@@ -97,6 +98,11 @@ const char cmd_record_help[] =
 "      --payload N         keep at most N bytes of each URB's data in the\n"
 "                          usbmon capture (0 to 1MiB, default 64: enough for\n"
 "                          mass-storage and UAS command blocks)\n"
+"      --usbmon-ring N     usbmon's ring of kernel memory (1200KiB to 64MiB,\n"
+"                          default 64MiB; a kernel before 6.18 without the\n"
+"                          backport takes 1200KiB at most): each URB's data\n"
+"                          fills up to a fifth of it, whatever --payload\n"
+"                          keeps, so a small ring loses URBs at 1 MiB writes\n"
 "      --no-usbmon         do not capture usbmon (URBs); --no-pcap is the\n"
 "                          same (capture.pcapng still holds trace records)\n"
 "      --source SRC        where kernel USB events come from: 'module' (the\n"
@@ -137,6 +143,7 @@ enum {
 	CMD_RECORD_OPT_DURATION = 256,
 	CMD_RECORD_OPT_PAYLOAD,
 	CMD_RECORD_OPT_NO_PCAP,
+	CMD_RECORD_OPT_USBMON_RING,
 	CMD_RECORD_OPT_SOURCE,
 	CMD_RECORD_OPT_MARKER_KEY,
 	CMD_RECORD_OPT_MARKER_DEVICE,
@@ -233,6 +240,12 @@ static int cmd_record_parse_opt(int c, const char *arg,
 	case CMD_RECORD_OPT_NO_PCAP:
 		opts->pcap = false;
 		break;
+	case CMD_RECORD_OPT_USBMON_RING:
+		if (cli_parse_number(CMD_RECORD_NAME, "--usbmon-ring", arg,
+				     UTIL_NUM_SIZE, SRC_USBMON_RING_MIN,
+				     SRC_USBMON_RING_MAX, &opts->usbmon_ring))
+			return CLI_EXIT_USAGE;
+		break;
 	case CMD_RECORD_OPT_SOURCE:
 		if (cli_parse_choice(CMD_RECORD_NAME, "--source", arg,
 				     cmd_record_sources, &opts->source))
@@ -268,6 +281,7 @@ static int cmd_record_parse(int argc, char **argv,
 		{ "payload",	   required_argument, NULL, CMD_RECORD_OPT_PAYLOAD },
 		{ "no-pcap",	   no_argument,	      NULL, CMD_RECORD_OPT_NO_PCAP },
 		{ "no-usbmon",	   no_argument,	      NULL, CMD_RECORD_OPT_NO_PCAP },
+		{ "usbmon-ring",   required_argument, NULL, CMD_RECORD_OPT_USBMON_RING },
 		{ "source",	   required_argument, NULL, CMD_RECORD_OPT_SOURCE },
 		{ "marker-key",	   required_argument, NULL, CMD_RECORD_OPT_MARKER_KEY },
 		{ "marker-device", required_argument, NULL, CMD_RECORD_OPT_MARKER_DEVICE },
@@ -688,8 +702,21 @@ static int cmd_record_open_sources(struct cmd_record_ctx *x)
 	}
 	if (o->pcap) {
 		ret = src_usbmon_open(cmd_record_next_src(x), x->rec,
-				      (uint32_t)o->payload);
+				      (uint32_t)o->payload,
+				      (uint32_t)o->usbmon_ring);
 		if (!ret) {
+			size_t got = src_usbmon_ring(&x->src[x->nsrc]);
+
+			if (got < o->usbmon_ring) {
+				char a[32], b[32];
+
+				util_format_size(a, sizeof(a), got);
+				util_format_size(b, sizeof(b), o->usbmon_ring);
+				cmd_record_note(x, "usbmon ring of %s, not the "
+						"%s asked for (the kernel's "
+						"most): URBs may be lost at "
+						"large writes", a, b);
+			}
 			x->nsrc++;
 			opened++;
 		} else {
@@ -914,6 +941,7 @@ int cmd_record_main(int argc, char **argv)
 	struct derive_opts dflt = DERIVE_OPTS_DEFAULT;
 	struct cmd_record_opts opts = {
 		.payload = CMD_RECORD_DEF_PAYLOAD,
+		.usbmon_ring = SRC_USBMON_RING_MAX,
 		.pcap = true,
 		.source = CMD_RECORD_SOURCE_AUTO,
 		.marker_code = -1,

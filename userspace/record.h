@@ -119,7 +119,17 @@ struct usbtrail_info;
 const struct usbtrail_info *src_module_info(const struct rec_source *s);
 int src_tracefs_open(struct rec_source *s, struct rec *r);
 int src_kmsg_open(struct rec_source *s, struct rec *r);
-int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload);
+/*
+ * usbmon: ring bytes asked for (SRC_USBMON_RING_MIN to _MAX); a kernel
+ * that refuses it gets the largest it takes, and the source's note says
+ * what was used (src_usbmon_ring()).
+ */
+#define SRC_USBMON_RING_MIN	(1200u << 10)
+#define SRC_USBMON_RING_MAX	(64u << 20)
+int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload,
+		    uint32_t ring);
+/* the ring's size in bytes as usbmon gave it */
+size_t src_usbmon_ring(const struct rec_source *s);
 int src_sysfs_open(struct rec_source *s, struct rec *r);
 int src_evdev_open(struct rec_source *s, struct rec *r, int code,
 		   const char *device);

@@ -26,14 +26,18 @@
 
 #define SRC_USBMON_DEVICE	"/dev/usbmon0"	/* bus 0: all buses */
 /*
- * 4 MiB holds about 2 s of a 5 Gbit/s disk's headers with 64 bytes of
- * data each.  mon_bin.c's BUFF_MAX capped the ring at 1200 KiB until
- * 6.18 (368ed48a5ef5 "usb: mon: Increase BUFF_MAX to 64 MiB to support
+ * usbmon copies each URB's data into the ring up to a fifth of the ring
+ * (mon_bin.c: "if (length >= rp->b_size/5)"), whatever part of it the
+ * reader keeps: the ring's size, not --payload, says how many URBs it
+ * holds.  make demo (UAS, 512 KiB writes, in the test bed) lost 690 of
+ * about 11000 events with a 4 MiB ring and 140 to 190 with 16 MiB,
+ * none with 64 MiB (mon_bin.c's BUFF_MAX), the default; --usbmon-ring
+ * takes less where memory is short.  BUFF_MAX was 1200 KiB until 6.18
+ * (368ed48a5ef5 "usb: mon: Increase BUFF_MAX to 64 MiB to support
  * multi-MB URBs", in the 5.4 to 6.12 stable series since December 2025):
- * an older kernel refuses 4 MiB, and gets SRC_USBMON_RING_OLD.
+ * an older kernel refuses more (EINVAL), and a kernel short of memory
+ * (ENOMEM) too: the ring halves until usbmon takes it, to 1200 KiB.
  */
-#define SRC_USBMON_RING		(4u << 20)
-#define SRC_USBMON_RING_OLD	(1200u << 10)
 #define SRC_USBMON_VEC		256	/* offsets per MFETCH */
 #define SRC_USBMON_ROUNDS	32	/* MFETCHes per read(): let others run */
 
@@ -176,10 +180,19 @@ static void src_usbmon_close(struct rec_source *s, struct rec *r)
 	s->priv = NULL;
 }
 
-int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload)
+size_t src_usbmon_ring(const struct rec_source *s)
+{
+	const struct src_usbmon *u = s->priv;
+
+	return u ? u->ring : 0;
+}
+
+int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload,
+		    uint32_t ring)
 {
 	struct src_usbmon *u;
 	int fd, ret, size;
+	uint32_t want;
 
 	(void)r;
 	/* no /dev/usbmon0: the usbmon module is not loaded */
@@ -187,11 +200,16 @@ int src_usbmon_open(struct rec_source *s, struct rec *r, uint32_t payload)
 	if (fd < 0)
 		return -errno;
 	/* the ring cannot change size once mapped, so first */
-	if (ioctl(fd, USBMON_IOCT_RING_SIZE, SRC_USBMON_RING) < 0 &&
-	    (errno != EINVAL ||
-	     ioctl(fd, USBMON_IOCT_RING_SIZE, SRC_USBMON_RING_OLD) < 0)) {
-		ret = -errno;
-		goto err_close;
+	for (want = ring;; want /= 2) {
+		if (want < SRC_USBMON_RING_MIN)
+			want = SRC_USBMON_RING_MIN;
+		if (!ioctl(fd, USBMON_IOCT_RING_SIZE, want))
+			break;
+		if ((errno != EINVAL && errno != ENOMEM) ||
+		    want == SRC_USBMON_RING_MIN) {
+			ret = -errno;
+			goto err_close;
+		}
 	}
 	size = ioctl(fd, USBMON_IOCQ_RING_SIZE);
 	if (size <= 0) {

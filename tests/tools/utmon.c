@@ -54,7 +54,7 @@ static int utmon_record(const char *dir, uint32_t payload, double duration,
 		perror("utmon: rec_new");
 		return 1;
 	}
-	ret = src_usbmon_open(&um, r, payload);
+	ret = src_usbmon_open(&um, r, payload, SRC_USBMON_RING_MAX);
 	if (ret) {
 		fprintf(stderr, "utmon: usbmon: %s\n", strerror(-ret));
 		return 1;
