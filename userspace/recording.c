@@ -533,6 +533,9 @@ int recording_finish(struct recording *r)
 	if (!r->usbmon) {
 		r->usbmon = r->capture_usbmon;
 		r->count[EV_USBMON] = r->capture_usbmon;
+	} else {
+		r->captured -= r->capture_usbmon;	/* counted as lines */
+		r->capture_usbmon = 0;
 	}
 
 	if (r->nsamples)
