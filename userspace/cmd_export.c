@@ -158,8 +158,7 @@ struct cmd_export_packets {
 	size_t off;
 	int64_t boot_to_real_ns;
 	struct ev *ev;			/* the current one, NULL at the end */
-	struct ev buf;
-	uint8_t data[USBMON_HDR_SIZE + (1u << 20)];
+	struct ev buf;			/* usbmon's data points into map */
 	unsigned long bad, other;
 	bool damaged;
 };
@@ -182,12 +181,11 @@ static bool cmd_export_usbmon(struct cmd_export_packets *k,
 	ev->ident.devnum = me.hdr.devnum;
 	memset(&ev->u.usbmon, 0, sizeof(ev->u.usbmon));
 	ev->u.usbmon.hdr = me.hdr;
+	/* the descriptors and data where they are, in the mapped capture */
 	n = e->caplen - USBMON_HDR_SIZE;
-	if (n > sizeof(k->data))
-		n = sizeof(k->data);
 	if (n) {
-		memcpy(k->data, e->data + USBMON_HDR_SIZE, n);
-		ev->u.usbmon.data = k->data;
+		ev->u.usbmon.data = (uint8_t *)(uintptr_t)(e->data +
+							   USBMON_HDR_SIZE);
 		ev->u.usbmon.caplen = n;
 	}
 	return true;
