@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,52 +60,9 @@ enum {
 	CMD_EXPORT_OPT_JSONL = 256,
 };
 
-struct cmd_export_map {
-	const uint8_t *p;
-	size_t len;
-};
-
-/* PATH mapped; a file that is not there: len 0, 0 returned if @optional */
-static int cmd_export_map(const char *path, bool optional,
-			  struct cmd_export_map *m)
-{
-	struct stat st;
-	void *p;
-	int fd, err = 0;
-
-	m->p = NULL;
-	m->len = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return optional && errno == ENOENT ? 0 : -errno;
-	if (fstat(fd, &st))
-		err = -errno;
-	else if (!S_ISREG(st.st_mode))
-		err = -EINVAL;
-	if (!err && st.st_size) {
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
-			 0);
-		if (p == MAP_FAILED) {
-			err = -errno;
-		} else {
-			madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-			m->p = p;
-			m->len = (size_t)st.st_size;
-		}
-	}
-	close(fd);
-	return err;
-}
-
-static void cmd_export_unmap(struct cmd_export_map *m)
-{
-	if (m->p)
-		munmap((void *)(uintptr_t)m->p, m->len);
-}
-
 /* The next line of events.jsonl, parsed for its place (and devices). */
 struct cmd_export_lines {
-	struct cmd_export_map map;
+	struct recording_map map;
 	size_t off;
 	const char *line;		/* the current one, NULL at the end */
 	size_t n;
@@ -153,7 +109,7 @@ static void cmd_export_next_line(struct cmd_export_lines *l)
 
 /* The next packet of capture.pcapng that is an event, made into one. */
 struct cmd_export_packets {
-	struct cmd_export_map map;
+	struct recording_map map;
 	struct pcapng_reader rd;
 	size_t off;
 	int64_t boot_to_real_ns;
@@ -265,7 +221,7 @@ static int cmd_export_run(const char *dir, struct cmd_export_out *o)
 	}
 	devmap_init(map);
 	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
-	err = cmd_export_map(path, false, &l->map);
+	err = recording_map_file(path, false, &l->map);
 	if (err)
 		goto fail;
 	/* the clock of usbmon's packets: meta.json's offset, as report's */
@@ -277,7 +233,7 @@ static int cmd_export_run(const char *dir, struct cmd_export_out *o)
 	      format < 2;
 	recording_free(&r);
 	snprintf(path, sizeof(path), "%s/capture.pcapng", dir);
-	err = old ? 0 : cmd_export_map(path, true, &k->map);
+	err = old ? 0 : recording_map_file(path, true, &k->map);
 	if (err)
 		goto fail;
 
@@ -348,9 +304,9 @@ fail_out:
 	ret = CLI_EXIT_FAILURE;
 out:
 	if (l)
-		cmd_export_unmap(&l->map);
+		recording_unmap(&l->map);
 	if (k)
-		cmd_export_unmap(&k->map);
+		recording_unmap(&k->map);
 	evjson_writer_free(w);
 	free(map);
 	free(l);

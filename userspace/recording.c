@@ -915,37 +915,60 @@ static int recording_stream_events(struct recording *r, const char *path)
 	return err;
 }
 
+int recording_map_file(const char *path, bool optional,
+		       struct recording_map *m)
+{
+	struct stat st;
+	void *p;
+	int fd, err = 0;
+
+	m->p = NULL;
+	m->len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return optional && errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	if (!err && st.st_size) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			 0);
+		if (p == MAP_FAILED) {
+			err = -errno;
+		} else {
+			madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+			m->p = p;
+			m->len = (size_t)st.st_size;
+		}
+	}
+	close(fd);
+	return err;
+}
+
+void recording_unmap(struct recording_map *m)
+{
+	if (m->p)
+		munmap((void *)(uintptr_t)m->p, m->len);
+	m->p = NULL;
+	m->len = 0;
+}
+
 /* DIR/capture.pcapng, mapped: it may be bigger than memory.  None: 0. */
 static int recording_load_capture(struct recording *r, const char *dir)
 {
+	struct recording_map map;
 	char path[4096];
-	struct stat st;
-	void *map;
-	int fd, err;
+	int err;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/capture.pcapng", dir) >=
 	    sizeof(path))
 		return -ENAMETOOLONG;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (fstat(fd, &st)) {
-		err = -errno;
-		close(fd);
+	err = recording_map_file(path, true, &map);
+	if (err || !map.len)
 		return err;
-	}
-	if (!S_ISREG(st.st_mode) || !st.st_size) {
-		close(fd);
-		return S_ISREG(st.st_mode) ? 0 : -EINVAL;
-	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	err = map == MAP_FAILED ? -errno : 0;
-	close(fd);
-	if (err)
-		return err;
-	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-	err = recording_parse_capture(r, map, (size_t)st.st_size);
-	munmap(map, (size_t)st.st_size);
+	err = recording_parse_capture(r, map.p, map.len);
+	recording_unmap(&map);
 	return err;
 }
 

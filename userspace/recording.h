@@ -186,6 +186,22 @@ int recording_parse_capture(struct recording *r, const uint8_t *buf,
 int recording_finish(struct recording *r);
 
 /* DIR/meta.json alone: 0, or -errno / -EINVAL (r->meta stays NULL). */
+/* A file mapped read-only, whole (len 0 when empty or, if optional, absent). */
+struct recording_map {
+	const uint8_t *p;
+	size_t len;
+};
+
+/*
+ * PATH mapped into *m (MADV_SEQUENTIAL): a recording's files may be bigger
+ * than memory.  0, or -errno (-EINVAL: not a regular file); a file that is
+ * not there gives len 0 and 0 when @optional.
+ */
+int recording_map_file(const char *path, bool optional,
+		       struct recording_map *m);
+
+void recording_unmap(struct recording_map *m);
+
 int recording_load_meta(struct recording *r, const char *dir);
 
 /*
