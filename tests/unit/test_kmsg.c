@@ -467,6 +467,21 @@ static void test_order_and_boots(void **state)
 	stream("[Nov29 23:10] a\n[  +1.500000] b\n[  +0.500000] c", &o);
 	assert_int_equal(o.n, 3);
 	assert_close(o.r[2].t, 332 * 86400.0 + 23 * 3600 + 10 * 60 + 2.0);
+	/*
+	 * A new minute's stamp stands in for its line's delta: within a
+	 * minute of the clock, the clock goes on (the line 0 s after the
+	 * one before, not 45 s), so the lines around it stay together.
+	 */
+	stream("[Nov29 23:10] a\n[ +14.667176] b\n[Nov29 23:11] c\n"
+	       "[  +0.140994] d", &o);
+	assert_int_equal(o.n, 4);
+	assert_close(o.r[2].t, o.r[1].t);
+	assert_close(o.r[3].t - o.r[1].t, 0.140994);
+	/* more than a minute behind: a gap the deltas do not show */
+	stream("[Nov29 23:10] a\n[  +1.000000] b\n[Nov29 23:15] c\n"
+	       "[  +1.000000] d", &o);
+	assert_close(o.r[2].t, 332 * 86400.0 + 23 * 3600 + 15 * 60);
+	assert_close(o.r[3].t, 332 * 86400.0 + 23 * 3600 + 15 * 60 + 1.0);
 }
 
 static void test_stream_journal(void **state)

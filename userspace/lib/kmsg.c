@@ -367,6 +367,9 @@ static void kmsg_mtk_caller(const char **p, const char *end)
 		*p = q;
 }
 
+/* what a dmesg -H stamp of a minute leaves open, in seconds */
+#define KMSG_REL_STAMP_SPAN	60.0
+
 /* dmesg -H / --time-format reltime: "[Nov29 23:10]", "[Dec 1 08:42]" */
 static int kmsg_rel_abs(const char **p, const char *end, double *t)
 {
@@ -2377,8 +2380,21 @@ static void kmsg_stream_log(struct kmsg_stream *s, const char *p, size_t n,
 			s->st.other++;	/* prose between stamped lines */
 		return;
 	}
-	/* dmesg -H: "[Nov29 23:10]" sets the clock, "[  +0.1]" moves it */
+	/*
+	 * dmesg -H: "[Nov29 23:10]" sets the clock, "[  +0.1]" moves it.
+	 * dmesg prints the minute instead of the delta whenever the minute
+	 * changes (util-linux's print_record()), so a stamp says only that
+	 * the line lies in that minute, and the clock run from the stamp
+	 * before lags by up to a minute.  Where the clock is within a minute
+	 * of the stamp, keep it (a lost delta of 0): setting it to the stamp
+	 * would put this line and the ones after it up to a minute away
+	 * from the line before, and split one reset into two incidents.
+	 */
 	if (rec.format == KMSG_FMT_DMESG_REL) {
+		if (delta < 0 && s->rel_valid &&
+		    s->rel_wall >= rec.wall - KMSG_REL_STAMP_SPAN &&
+		    s->rel_wall < rec.wall + KMSG_REL_STAMP_SPAN)
+			delta = 0;
 		if (delta < 0) {
 			s->rel_wall = rec.wall;
 			s->rel_valid = true;
