@@ -185,7 +185,6 @@ int recording_parse_capture(struct recording *r, const uint8_t *buf,
 /* Sort samples and the id index once all lines are in.  0 or -ENOMEM. */
 int recording_finish(struct recording *r);
 
-/* DIR/meta.json alone: 0, or -errno / -EINVAL (r->meta stays NULL). */
 /* A file mapped read-only, whole (len 0 when empty or, if optional, absent). */
 struct recording_map {
 	const uint8_t *p;
@@ -202,6 +201,7 @@ int recording_map_file(const char *path, bool optional,
 
 void recording_unmap(struct recording_map *m);
 
+/* DIR/meta.json alone: 0, or -errno / -EINVAL (r->meta stays NULL). */
 int recording_load_meta(struct recording *r, const char *dir);
 
 /*
