@@ -123,6 +123,55 @@ static inline void ut_rb_commit(struct trace_buffer *buf,
 }
 
 /*
+ * The ring buffer's page reader: 6.8 wrapped the page in a struct
+ * buffer_data_read_page (sub-buffers of any order came with it): 6.1
+ * allocates and reads a bare page (void *), 6.12 the wrapper, whose data
+ * ring_buffer_read_page_data() gives.  Either way the page is a struct
+ * buffer_data_page (kernel/trace/ring_buffer.c, unchanged 5.10 to 7.3):
+ * a time stamp, the committed length (with flags in its top bits), then
+ * the events.  The handle is a void *, the page's or its wrapper's.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+static inline void *ut_rb_alloc_page(struct trace_buffer *buf, int cpu)
+{
+	struct buffer_data_read_page *p;
+
+	return ring_buffer_alloc_read_page(buf, cpu, &p) ? NULL : p;
+}
+
+static inline int ut_rb_read_page(struct trace_buffer *buf, void **p, int cpu)
+{
+	struct buffer_data_read_page *rp = *p;
+
+	return ring_buffer_read_page(buf, rp, ring_buffer_read_page_size(rp),
+				     cpu, 0);
+}
+
+static inline void *ut_rb_page_data(void *p)
+{
+	return ring_buffer_read_page_data(p);
+}
+#else
+static inline void *ut_rb_alloc_page(struct trace_buffer *buf, int cpu)
+{
+	void *p = ring_buffer_alloc_read_page(buf, cpu);
+
+	return IS_ERR_OR_NULL(p) ? NULL : p;
+}
+
+/* 6.1 may swap the page for a full one of the buffer's: *p changes */
+static inline int ut_rb_read_page(struct trace_buffer *buf, void **p, int cpu)
+{
+	return ring_buffer_read_page(buf, p, PAGE_SIZE, cpu, 0);
+}
+
+static inline void *ut_rb_page_data(void *p)
+{
+	return p;
+}
+#endif
+
+/*
  * xhci_handle_port_status: 6.1 passes (u32 hcd_portnum, u32 portsc) and
  * no bus; 6.12 passes the driver's struct xhci_port (the change came in
  * 6.8, with the bus number added to port tracing).  That structure is

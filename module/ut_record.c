@@ -9,11 +9,14 @@
  * record is dropped and counted, never waited for.  The same record goes
  * to the flight recorder, which always keeps the latest ones.
  *
- * A reader consumes the stream with ut_stream_read(), which merges the
- * per-CPU buffers in time order and reports drops in band as
- * USBTRAIL_REC_LOST records.  Readers register a struct ut_stream_reader
- * to be woken when records wait (as usbmon's readers register with their
- * bus): the stream owns the wakeup, and knows nothing of who reads it.
+ * A reader consumes the stream with ut_stream_read(), which takes the
+ * per-CPU buffers a page at a time (ring_buffer_read_page(): one hold of
+ * the CPU buffer's lock swaps a full page out, or copies what is
+ * committed of the page the writer is on), merges the pages in time
+ * order and reports drops in band as USBTRAIL_REC_LOST records.
+ * Readers register a struct ut_stream_reader to be woken when records
+ * wait (as usbmon's readers register with their bus): the stream owns
+ * the wakeup, and knows nothing of who reads it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,9 +30,12 @@
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include <linux/ring_buffer.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
+
+#include <asm/local.h>
 
 #include "ut.h"
 #include "ut_compat.h"
@@ -48,6 +54,29 @@ static atomic64_t ut_lost = ATOMIC64_INIT(0);
 static u64 ut_lost_reported;
 /* serialises readers of the ring buffer (one open file, but be sure) */
 static DEFINE_MUTEX(ut_read_lock);
+
+/*
+ * The reader's page of each CPU: what ring_buffer_read_page() took out of
+ * that CPU's buffer and ut_stream_read() has not handed over yet.  The
+ * events of a struct buffer_data_page (kernel/trace/ring_buffer.c) begin
+ * after its time stamp and commit; off and len are offsets into them.
+ * Allocated on first use, in read(); all under ut_read_lock but for the
+ * unlocked looks of ut_stream_empty() at off and len.
+ */
+struct ut_data_page_head {
+	u64 time_stamp;
+	local_t commit;
+	unsigned char data[];
+};
+
+#define UT_RB_COMMIT_FLAGS	(3UL << 30)	/* RB_MISSED_EVENTS, _STORED */
+
+struct ut_rpage {
+	void *page;			/* ut_rb_alloc_page()'s handle */
+	unsigned int off, len;
+};
+
+static struct ut_rpage *ut_rpages;	/* [nr_cpu_ids] */
 
 /*
  * The readers to wake.  Added and removed in process context under
@@ -134,9 +163,15 @@ void ut_stream_reader_del(struct ut_stream_reader *r)
 int ut_stream_init(unsigned long bytes_per_cpu)
 {
 	init_irq_work(&ut_wake_work, ut_stream_wake_fn);
-	ut_stream = ring_buffer_alloc(bytes_per_cpu, 0);
-	if (!ut_stream)
+	ut_rpages = kcalloc(nr_cpu_ids, sizeof(*ut_rpages), GFP_KERNEL);
+	if (!ut_rpages)
 		return -ENOMEM;
+	ut_stream = ring_buffer_alloc(bytes_per_cpu, 0);
+	if (!ut_stream) {
+		kfree(ut_rpages);
+		ut_rpages = NULL;
+		return -ENOMEM;
+	}
 	ut_stream_bytes = bytes_per_cpu * num_possible_cpus();
 	return 0;
 }
@@ -148,8 +183,16 @@ int ut_stream_init(unsigned long bytes_per_cpu)
  */
 void ut_stream_exit(void)
 {
+	int cpu;
+
 	WARN_ON(!list_empty(&ut_readers));
 	irq_work_sync(&ut_wake_work);
+	for (cpu = 0; ut_rpages && cpu < nr_cpu_ids; cpu++)
+		if (ut_rpages[cpu].page)
+			ring_buffer_free_read_page(ut_stream, cpu,
+						   ut_rpages[cpu].page);
+	kfree(ut_rpages);
+	ut_rpages = NULL;
 	if (ut_stream)
 		ring_buffer_free(ut_stream);
 	ut_stream = NULL;
@@ -183,6 +226,11 @@ void ut_emit(struct usbtrail_record *rec)
 		irq_work_queue(&ut_wake_work);
 }
 
+/*
+ * No record waits, in the buffers or the reader's pages.  Without the
+ * read lock (poll, the tick): a page being read may look one way or the
+ * other, which costs a spurious wakeup or one that waits for the tick.
+ */
 bool ut_stream_empty(void)
 {
 	int cpu;
@@ -190,9 +238,96 @@ bool ut_stream_empty(void)
 	if (atomic64_read(&ut_lost) != ut_lost_reported)
 		return false;
 	for_each_online_cpu(cpu)
-		if (!ring_buffer_empty_cpu(ut_stream, cpu))
+		if (!ring_buffer_empty_cpu(ut_stream, cpu) ||
+		    READ_ONCE(ut_rpages[cpu].off) < READ_ONCE(ut_rpages[cpu].len))
 			return false;
 	return true;
+}
+
+/*
+ * The next record of a reader's page, skipping padding and time
+ * extends; NULL when the page has none left.  ut_read_lock held.
+ */
+static const struct usbtrail_record *ut_rpage_peek(struct ut_rpage *rp)
+{
+	const struct ut_data_page_head *head;
+	struct ring_buffer_event *ev;
+	unsigned int size;
+
+	while (rp->off + sizeof(u32) <= rp->len) {
+		head = ut_rb_page_data(rp->page);
+		ev = (struct ring_buffer_event *)(head->data + rp->off);
+		switch (ev->type_len) {
+		case RINGBUF_TYPE_PADDING:
+			if (!ev->time_delta ||
+			    rp->off + 2 * sizeof(u32) > rp->len) {
+				rp->off = rp->len;	/* the page's end */
+				return NULL;
+			}
+			rp->off += sizeof(u32) + ev->array[0];
+			continue;
+		case RINGBUF_TYPE_TIME_EXTEND:
+		case RINGBUF_TYPE_TIME_STAMP:
+			rp->off += 2 * sizeof(u32);
+			continue;
+		default:
+			break;
+		}
+		/* data: its length in the header, or in array[0] */
+		if (ev->type_len)
+			size = sizeof(u32) + ev->type_len * sizeof(u32);
+		else if (rp->off + 2 * sizeof(u32) <= rp->len)
+			size = sizeof(u32) + ev->array[0];
+		else
+			size = rp->len;		/* cut short: ends the page */
+		if (rp->off + size > rp->len ||
+		    ring_buffer_event_length(ev) < sizeof(struct usbtrail_record)) {
+			WARN_ONCE(1, "usbtrail: malformed ring buffer page\n");
+			rp->off = rp->len;
+			return NULL;
+		}
+		return ring_buffer_event_data(ev);
+	}
+	return NULL;
+}
+
+/* Past the record ut_rpage_peek() returned. */
+static void ut_rpage_advance(struct ut_rpage *rp)
+{
+	const struct ut_data_page_head *head = ut_rb_page_data(rp->page);
+	struct ring_buffer_event *ev;
+
+	ev = (struct ring_buffer_event *)(head->data + rp->off);
+	WRITE_ONCE(rp->off, rp->off + sizeof(u32) +
+		   (ev->type_len ? ev->type_len * sizeof(u32) : ev->array[0]));
+}
+
+/*
+ * The next record of @cpu: from its page, or from a page read anew out
+ * of its buffer when that one is done.  ut_read_lock held; sleeps (the
+ * first page's allocation).
+ */
+static const struct usbtrail_record *ut_stream_cpu_next(int cpu)
+{
+	struct ut_rpage *rp = &ut_rpages[cpu];
+	const struct usbtrail_record *rec = rp->page ? ut_rpage_peek(rp) : NULL;
+	const struct ut_data_page_head *head;
+	int ret;
+
+	if (rec || ring_buffer_empty_cpu(ut_stream, cpu))
+		return rec;
+	if (!rp->page) {
+		rp->page = ut_rb_alloc_page(ut_stream, cpu);
+		if (!rp->page)
+			return NULL;
+	}
+	ret = ut_rb_read_page(ut_stream, &rp->page, cpu);
+	if (ret < 0)
+		return NULL;
+	head = ut_rb_page_data(rp->page);
+	WRITE_ONCE(rp->len, local_read(&head->commit) & ~UT_RB_COMMIT_FLAGS);
+	WRITE_ONCE(rp->off, ret);
+	return ut_rpage_peek(rp);
 }
 
 /*
@@ -201,8 +336,8 @@ bool ut_stream_empty(void)
  */
 static bool ut_stream_read_one(struct usbtrail_record *rec)
 {
-	struct ring_buffer_event *ev;
-	u64 ts, best_ts = U64_MAX, lost;
+	const struct usbtrail_record *next, *first = NULL;
+	u64 best_ts = U64_MAX, lost;
 	int cpu, best = -1;
 
 	lockdep_assert_held(&ut_read_lock);
@@ -218,18 +353,17 @@ static bool ut_stream_read_one(struct usbtrail_record *rec)
 		return true;
 	}
 	for_each_online_cpu(cpu) {
-		ev = ring_buffer_peek(ut_stream, cpu, &ts, NULL);
-		if (ev && ts < best_ts) {
-			best_ts = ts;
+		next = ut_stream_cpu_next(cpu);
+		if (next && next->ts_ns < best_ts) {
+			best_ts = next->ts_ns;
 			best = cpu;
+			first = next;
 		}
 	}
 	if (best < 0)
 		return false;
-	ev = ring_buffer_consume(ut_stream, best, NULL, NULL);
-	if (!ev)
-		return false;
-	memcpy(rec, ring_buffer_event_data(ev), sizeof(*rec));
+	memcpy(rec, first, sizeof(*rec));
+	ut_rpage_advance(&ut_rpages[best]);
 	return true;
 }
 
@@ -254,7 +388,11 @@ unsigned int ut_stream_read(struct usbtrail_record *recs, unsigned int n)
  */
 void ut_stream_discard(void)
 {
+	int cpu;
+
 	mutex_lock(&ut_read_lock);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		WRITE_ONCE(ut_rpages[cpu].off, ut_rpages[cpu].len);
 	/* writers meanwhile find it disabled: dropped, counted in ut_lost */
 	ring_buffer_reset(ut_stream);
 	/*
