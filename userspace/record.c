@@ -33,15 +33,31 @@
 /* after COMMAND exits: let the kernel's last events reach us */
 #define REC_TAIL_MS		(REC_REORDER_MS + 300)
 
-struct rec_heap {
+/*
+ * The time-ordered queues.  Each source hands its events over nearly in
+ * time order, so a queue keeps one run of each source's events, sorted
+ * by (time, id), and takes the oldest of the runs' heads: an event costs
+ * a comparison with its run's last on the way in and one per source on
+ * the way out, where a binary heap of all of them (tens of thousands
+ * at full rate) cost about 2 log2(n) comparisons and moves.  An event
+ * older than its run's last goes in at its place (a binary search and a
+ * move of the later ones: a source's own disorder is short).
+ */
+struct rec_run {
 	struct ev **v;
-	size_t n, cap;
+	size_t head, end, cap;		/* the run is v[head..end) */
 };
+
+struct rec_queue {
+	struct rec_run run[EV_SRC_MAX];
+	unsigned int busy;		/* bit i: run[i] has events */
+};
+_Static_assert(EV_SRC_MAX <= 32, "struct rec_queue's busy has 32 bits");
 
 struct rec {
 	struct ev_clock clock;
 	uint64_t next_id;
-	struct rec_heap in, out;
+	struct rec_queue in, out;
 	struct devmap map;
 	struct derive *derive;
 	struct rec_source *sources[REC_SOURCES_MAX];
@@ -63,61 +79,103 @@ static bool rec_before(const struct ev *a, const struct ev *b)
 	return a->t_ns < b->t_ns || (a->t_ns == b->t_ns && a->id < b->id);
 }
 
-static int rec_heap_push(struct rec_heap *h, struct ev *ev)
+/* Room for one more at the end of @q: moved to the front, or grown. */
+static int rec_run_room(struct rec_run *q)
 {
-	size_t i, p;
+	struct ev **v;
+	size_t cap;
 
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 1024;
-		struct ev **v = realloc(h->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		h->v = v;
-		h->cap = cap;
+	if (q->end < q->cap)
+		return 0;
+	if (q->head && q->head >= q->cap / 2) {
+		/* half the run was taken since it last moved: amortised */
+		memmove(q->v, q->v + q->head,
+			(q->end - q->head) * sizeof(*q->v));
+		q->end -= q->head;
+		q->head = 0;
+		return 0;
 	}
-	for (i = h->n++; i > 0; i = p) {
-		p = (i - 1) / 2;
-		if (!rec_before(ev, h->v[p]))
-			break;
-		h->v[i] = h->v[p];
-	}
-	h->v[i] = ev;
+	cap = q->cap ? q->cap * 2 : 1024;
+	v = realloc(q->v, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	q->v = v;
+	q->cap = cap;
 	return 0;
 }
 
-static struct ev *rec_heap_pop(struct rec_heap *h)
+static int rec_queue_push(struct rec_queue *qs, struct ev *ev)
 {
-	struct ev *top, *last;
-	size_t i = 0, c;
+	unsigned int i = (unsigned int)ev->source < EV_SRC_MAX ? ev->source : 0;
+	struct rec_run *q = &qs->run[i];
+	size_t lo, hi, mid;
 
-	if (!h->n)
-		return NULL;
-	top = h->v[0];
-	last = h->v[--h->n];
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && rec_before(h->v[c + 1], h->v[c]))
-			c++;
-		if (!rec_before(h->v[c], last))
-			break;
-		h->v[i] = h->v[c];
-		i = c;
+	if (rec_run_room(q))
+		return -ENOMEM;
+	if (q->end == q->head || !rec_before(ev, q->v[q->end - 1])) {
+		q->v[q->end++] = ev;
+	} else {
+		/* the first of the run that ev comes before */
+		lo = q->head;
+		hi = q->end - 1;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (rec_before(ev, q->v[mid]))
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		memmove(q->v + lo + 1, q->v + lo,
+			(q->end - lo) * sizeof(*q->v));
+		q->v[lo] = ev;
+		q->end++;
 	}
-	if (h->n)
-		h->v[i] = last;
-	return top;
+	qs->busy |= 1U << i;
+	return 0;
 }
 
-static void rec_heap_free(struct rec_heap *h)
+/* The run whose head is the oldest event of all; NULL if none waits. */
+static struct rec_run *rec_queue_first(struct rec_queue *qs)
 {
-	while (h->n)
-		ev_free(h->v[--h->n]);
-	free(h->v);
-	h->v = NULL;
-	h->cap = 0;
+	struct rec_run *best = NULL, *q;
+	unsigned int busy = qs->busy, i;
+
+	while (busy) {
+		i = (unsigned int)__builtin_ctz(busy);
+		busy &= busy - 1;
+		q = &qs->run[i];
+		if (!best || rec_before(q->v[q->head], best->v[best->head]))
+			best = q;
+	}
+	return best;
+}
+
+/* The head of @q, which rec_queue_first() gave. */
+static struct ev *rec_queue_take(struct rec_queue *qs, struct rec_run *q)
+{
+	struct ev *ev = q->v[q->head++];
+
+	if (q->head == q->end) {
+		q->head = q->end = 0;
+		qs->busy &= ~(1U << (q - qs->run));
+	}
+	return ev;
+}
+
+static void rec_queue_free(struct rec_queue *qs)
+{
+	struct rec_run *q;
+	unsigned int i;
+
+	for (i = 0; i < EV_SRC_MAX; i++) {
+		q = &qs->run[i];
+		while (q->end > q->head)
+			ev_free(q->v[--q->end]);
+		free(q->v);
+		q->v = NULL;
+		q->head = q->end = q->cap = 0;
+	}
+	qs->busy = 0;
 }
 
 /* --- the pipeline -------------------------------------------------------- */
@@ -210,7 +268,7 @@ void rec_emit(struct rec *r, struct ev *ev)
 	}
 	ev->id = ++r->next_id;
 	r->stats.by_type[ev->type < EV_TYPE_MAX ? ev->type : 0]++;
-	if (rec_heap_push(&r->in, ev))
+	if (rec_queue_push(&r->in, ev))
 		rec_nomem(r, ev);
 }
 
@@ -253,7 +311,7 @@ static void rec_derived(void *arg, struct ev *ev)
 
 	ev->id = ++r->next_id;
 	r->stats.by_type[ev->type < EV_TYPE_MAX ? ev->type : 0]++;
-	if (rec_heap_push(&r->out, ev))
+	if (rec_queue_push(&r->out, ev))
 		rec_nomem(r, ev);
 }
 
@@ -265,7 +323,7 @@ static void rec_process(struct rec *r, struct ev *ev)
 	else
 		devmap_resolve(&r->map, ev);
 	derive_feed(r->derive, &r->map, ev);
-	if (rec_heap_push(&r->out, ev))
+	if (rec_queue_push(&r->out, ev))
 		rec_nomem(r, ev);
 }
 
@@ -274,15 +332,18 @@ static void rec_pump(struct rec *r, uint64_t now, bool final)
 {
 	uint64_t in_mark = now - (uint64_t)REC_REORDER_MS * 1000000;
 	uint64_t out_mark = now - (uint64_t)REC_OUT_DELAY_MS * 1000000;
+	struct rec_run *q;
 
-	while (r->in.n && (final || r->in.v[0]->t_ns <= in_mark))
-		rec_process(r, rec_heap_pop(&r->in));
+	while ((q = rec_queue_first(&r->in)) &&
+	       (final || q->v[q->head]->t_ns <= in_mark))
+		rec_process(r, rec_queue_take(&r->in, q));
 	if (final)
 		derive_flush(r->derive);
 	else
 		derive_advance(r->derive, in_mark);
-	while (r->out.n && (final || r->out.v[0]->t_ns <= out_mark))
-		rec_to_sinks(r, rec_heap_pop(&r->out));
+	while ((q = rec_queue_first(&r->out)) &&
+	       (final || q->v[q->head]->t_ns <= out_mark))
+		rec_to_sinks(r, rec_queue_take(&r->out, q));
 }
 
 /* --- setup and the loop -------------------------------------------------- */
@@ -314,8 +375,8 @@ void rec_free(struct rec *r)
 {
 	if (!r)
 		return;
-	rec_heap_free(&r->in);
-	rec_heap_free(&r->out);
+	rec_queue_free(&r->in);
+	rec_queue_free(&r->out);
 	derive_free(r->derive);
 	free(r);
 }

@@ -2,6 +2,7 @@
 /*
  * datatab.c - look-ups in the compiled-in data tables (datatab.h).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,13 +66,36 @@ int datatab_find_str(const struct datatab *t, unsigned int col,
 	return -1;
 }
 
-/* The row of xHCI completion code @cc in data/xhci-cc.tsv, or -1. */
-int datatab_cc_row(unsigned int cc)
+static int datatab_cc_find(unsigned int cc)
 {
 	char code[16];
 
 	snprintf(code, sizeof(code), "%u", cc);
 	return datatab_find_str(&datatab_xhci_cc, DATATAB_CC_CODE, code);
+}
+
+/*
+ * The table's row of every code the 8-bit field can hold, found once:
+ * the recorder asks for each xHCI event, tens of thousands a second.
+ */
+static int datatab_cc_rows[256];
+static pthread_once_t datatab_cc_once = PTHREAD_ONCE_INIT;
+
+static void datatab_cc_index(void)
+{
+	unsigned int cc;
+
+	for (cc = 0; cc < 256; cc++)
+		datatab_cc_rows[cc] = datatab_cc_find(cc);
+}
+
+/* The row of xHCI completion code @cc in data/xhci-cc.tsv, or -1. */
+int datatab_cc_row(unsigned int cc)
+{
+	if (cc >= 256)
+		return datatab_cc_find(cc);
+	pthread_once(&datatab_cc_once, datatab_cc_index);
+	return datatab_cc_rows[cc];
 }
 
 /*

@@ -222,14 +222,65 @@ static void ev_ident_disk(struct ev_ident *id, const char *disk, size_t len)
 	id->disk[n] = '\0';
 }
 
+/*
+ * @v in decimal at @p, which has room for 10 digits; returns the end.
+ * Every trace record names its device with a few numbers, and snprintf()
+ * cost more than the rest of the record's way through the recorder.
+ */
+static char *ev_put_u32(char *p, uint32_t v)
+{
+	char digits[10];
+	unsigned int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+/* @len bytes at @s into @dst of @size, cut to fit as snprintf() cuts */
+static void ev_ident_put(char *dst, size_t size, const char *s, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+}
+
 static void ev_ident_usb(struct ev_ident *id, unsigned int busnum,
 			 const char *devpath, size_t len)
 {
+	char buf[11 + sizeof(id->usb)], *p;
 	size_t n = strnlen(devpath, len);
 
-	if (busnum && n && n < len)
-		snprintf(id->usb, sizeof(id->usb), "%u-%.*s", busnum, (int)n,
-			 devpath);
+	if (!busnum || !n || n >= len)
+		return;
+	p = ev_put_u32(buf, busnum);
+	*p++ = '-';
+	if (n > sizeof(id->usb))
+		n = sizeof(id->usb);	/* cut below anyway */
+	memcpy(p, devpath, n);
+	ev_ident_put(id->usb, sizeof(id->usb), buf, (size_t)(p - buf) + n);
+}
+
+/* "HOST:CHANNEL:ID:LUN", the kernel's name of a SCSI device */
+static void ev_ident_scsi(struct ev_ident *id, unsigned int host,
+			  unsigned int channel, unsigned int target,
+			  uint32_t lun)
+{
+	char buf[4 * 11], *p = buf;
+
+	p = ev_put_u32(p, host);
+	*p++ = ':';
+	p = ev_put_u32(p, channel);
+	*p++ = ':';
+	p = ev_put_u32(p, target);
+	*p++ = ':';
+	p = ev_put_u32(p, lun);
+	ev_ident_put(id->scsi, sizeof(id->scsi), buf, (size_t)(p - buf));
 }
 
 void ev_ident_from_rec(struct ev *ev)
@@ -245,16 +296,14 @@ void ev_ident_from_rec(struct ev *ev)
 	case USBTRAIL_REC_SCSI_EH_WAKEUP:
 		ev_ident_disk(id, r->u.scsi.disk, sizeof(r->u.scsi.disk));
 		if (r->type != USBTRAIL_REC_SCSI_EH_WAKEUP)
-			snprintf(id->scsi, sizeof(id->scsi), "%u:%u:%u:%u",
-				 r->u.scsi.host, r->u.scsi.channel,
-				 r->u.scsi.id, r->u.scsi.lun);
+			ev_ident_scsi(id, r->u.scsi.host, r->u.scsi.channel,
+				      r->u.scsi.id, r->u.scsi.lun);
 		break;
 	case USBTRAIL_REC_EH_START:
 	case USBTRAIL_REC_EH_END:
 		ev_ident_disk(id, r->u.eh.disk, sizeof(r->u.eh.disk));
-		snprintf(id->scsi, sizeof(id->scsi), "%u:%u:%u:%u",
-			 r->u.eh.host, r->u.eh.channel, r->u.eh.id,
-			 r->u.eh.lun);
+		ev_ident_scsi(id, r->u.eh.host, r->u.eh.channel, r->u.eh.id,
+			      r->u.eh.lun);
 		break;
 	case USBTRAIL_REC_BLK_ISSUE:
 	case USBTRAIL_REC_BLK_COMPLETE:
