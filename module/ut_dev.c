@@ -10,7 +10,7 @@
  * ioctl gets -ENOTTY.  Root only (mode 0600, and CAP_SYS_ADMIN).
  *
  * Writers never wait for the reader: while the device is open it is
- * registered with the stream (ut_record.c), which wakes it every 64
+ * registered with the stream (ut_record.c), which wakes it every 512
  * records and every 100 ms while records wait.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -18,7 +18,9 @@
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -41,12 +43,29 @@ static struct ut_stream_reader ut_dev_reader = {
 	.wake = ut_dev_wake,
 };
 
+/*
+ * Records moved per ut_stream_read() and copy_to_user(): the open file's
+ * buffer (file->private_data), 16 KiB, made once per open rather than
+ * once per read().  Threads sharing the file take turns with it under
+ * ut_dev_read_lock.
+ */
+#define UT_DEV_BATCH	256
+static DEFINE_MUTEX(ut_dev_read_lock);
+
 static int ut_dev_open(struct inode *inode, struct file *file)
 {
+	struct usbtrail_record *recs;
+
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (atomic_cmpxchg(&ut_dev_open_count, 0, 1) != 0)
+	recs = kvmalloc_array(UT_DEV_BATCH, sizeof(*recs), GFP_KERNEL);
+	if (!recs)
+		return -ENOMEM;
+	if (atomic_cmpxchg(&ut_dev_open_count, 0, 1) != 0) {
+		kvfree(recs);
 		return -EBUSY;
+	}
+	file->private_data = recs;
 	ut_stream_reader_add(&ut_dev_reader);
 	return nonseekable_open(inode, file);
 }
@@ -55,26 +74,23 @@ static int ut_dev_release(struct inode *inode, struct file *file)
 {
 	/* off the stream's list before the next open() may add it again */
 	ut_stream_reader_del(&ut_dev_reader);
+	kvfree(file->private_data);
 	atomic_set(&ut_dev_open_count, 0);
 	return 0;
 }
 
-/* records moved per lock hold and copy_to_user() */
-#define UT_DEV_BATCH	64
-
 static ssize_t ut_dev_read(struct file *file, char __user *buf, size_t len,
 			   loff_t *ppos)
 {
-	struct usbtrail_record *recs;
+	struct usbtrail_record *recs = file->private_data;
 	size_t done = 0, want;
 	unsigned int got;
 	ssize_t ret = 0;
 
 	if (len < sizeof(*recs))
 		return -EINVAL;
-	recs = kmalloc_array(UT_DEV_BATCH, sizeof(*recs), GFP_KERNEL);
-	if (!recs)
-		return -ENOMEM;
+	if (mutex_lock_interruptible(&ut_dev_read_lock))
+		return -ERESTARTSYS;
 	while (done + sizeof(*recs) <= len) {
 		want = min_t(size_t, (len - done) / sizeof(*recs),
 			     UT_DEV_BATCH);
@@ -102,7 +118,7 @@ static ssize_t ut_dev_read(struct file *file, char __user *buf, size_t len,
 		if (got < want || fatal_signal_pending(current))
 			break;
 	}
-	kfree(recs);
+	mutex_unlock(&ut_dev_read_lock);
 	return done ? done : ret;
 }
 

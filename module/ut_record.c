@@ -89,9 +89,11 @@ static DEFINE_MUTEX(ut_readers_lock);
  * event; they are woken every UT_WAKE_BATCH records, through an irq_work
  * (ut_emit() may run where wake_up() could not), and by a tick every
  * UT_STREAM_TICK while records wait, for the ones that come slower: a
- * record reaches a reader within 100 ms.
+ * record reaches a reader within 100 ms.  512 records are 8 pages of the
+ * buffer, a 30th of one CPU's default megabyte: a full read() of the
+ * recorder's, where 64 woke it for a few hundred bytes.
  */
-#define UT_WAKE_BATCH	64
+#define UT_WAKE_BATCH	512
 #define UT_STREAM_TICK	(HZ / 10)
 static atomic_t ut_unwoken = ATOMIC_INIT(0);
 static struct irq_work ut_wake_work;
