@@ -20,7 +20,7 @@ from .config import (CONTROLLERS, DEVICES, EXIT_TESTBED, EXIT_TIMEOUT,
 from .faults import (DIP_FLOOR_BPS, DIP_FRACTION, ERRNO_EIO,
                      ERRNO_ENOMEDIUM, STALL_BPS, STALL_SCSI_TIMEOUT)
 from .initramfs import build_initramfs
-from .qemu import accel_arg, device_qdevs, qdev_arg
+from .qemu import accel_arg, device_qdevs, icount_arg, qdev_arg
 from .qmp import Qmp
 
 
@@ -111,6 +111,8 @@ class Run:
                 "-device", "virtio-9p-pci,fsdev=out,mount_tag=out"]
         if accel == "kvm":
             args += ["-cpu", "host"]
+        if a.icount is not None:
+            args += ["-icount", icount_arg(a.icount)]
         append = [f"console={self.arch['console']},115200", "loglevel=7",
                   "panic=-1",
                   "rdinit=/init"]
