@@ -91,6 +91,11 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
                    "time its CPU is busy does not depend on the host's "
                    "load; while it idles, its clock follows the host's. "
                    "Not with --kvm or --cpus above 1" % ICOUNT_SHIFT_MAX)
+    p.add_argument("--write-iops", type=int, metavar="N",
+                   help="each disk takes at most N writes a second "
+                   "(its QEMU throttle group; the first N/10 pass at once): "
+                   "with --icount, each write then completes after the "
+                   "guest has gone idle, in every run alike")
     p.add_argument("--no-build", action="store_true",
                    help="do not run make for usbtrail and usbtrail.ko")
     p.add_argument("--journald", action="store_true",
@@ -135,6 +140,8 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
         p.error("--timeout must be positive")
     if not 1 <= a.cpus <= CPUS_MAX:
         p.error(f"--cpus must be 1 to {CPUS_MAX}, not {a.cpus}")
+    if a.write_iops is not None and a.write_iops <= 0:
+        p.error("--write-iops must be positive")
     if a.icount is not None:
         if not 0 <= a.icount <= ICOUNT_SHIFT_MAX:
             p.error(f"--icount SHIFT must be 0 to {ICOUNT_SHIFT_MAX}, "

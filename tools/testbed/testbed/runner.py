@@ -173,7 +173,10 @@ class Run:
             below = f"{name}-dbg"
         args += ["-blockdev", json.dumps({
             "driver": "raw", "node-name": f"{name}-fmt", "file": below})]
-        args += ["-object", f"throttle-group,id=tg-{name}"]
+        tg = f"throttle-group,id=tg-{name}"
+        if self.a.write_iops:
+            tg += f",x-iops-write={self.a.write_iops}"
+        args += ["-object", tg]
         args += ["-blockdev", json.dumps({
             "driver": "throttle", "node-name": f"{name}-top",
             "throttle-group": f"tg-{name}", "file": f"{name}-fmt"})]
@@ -192,8 +195,11 @@ class Run:
         self.faults_log.flush()
 
     def throttle(self, name, bps):
+        # `limits` is set whole: --write-iops stays through the fault
         self.qmp.cmd("qom-set", path=f"/objects/tg-{name}",
-                     property="limits", value={"bps-write": int(bps)})
+                     property="limits",
+                     value={"bps-write": int(bps),
+                            "iops-write": self.a.write_iops or 0})
 
     def wr_bytes(self, name):
         for s in self.qmp.cmd("query-blockstats"):

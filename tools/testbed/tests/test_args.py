@@ -68,6 +68,13 @@ class ParseArgsTest(unittest.TestCase):
         self.assertUsage(["--icount", "0", "--cpus", "2", "--", "x"],
                          "drop --cpus")
 
+    def test_write_iops(self):
+        self.assertIsNone(parse_args(["--", "x"]).write_iops)
+        self.assertEqual(parse_args(["--write-iops", "250", "--",
+                                     "x"]).write_iops, 250)
+        self.assertUsage(["--write-iops", "0", "--", "x"],
+                         "--write-iops must be positive")
+
     def test_arch(self):
         self.assertEqual(parse_args(["--", "x"]).arch, "x86-64")
         self.assertEqual(parse_args(["--arch", "aarch64", "--", "x"]).arch,
