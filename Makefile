@@ -47,7 +47,7 @@ VERSION := $(strip $(shell cat VERSION 2>/dev/null))
 .PHONY: all usbtrail usbtrail-san clang module module-testbed module-clean \
 	testbed-build \
 	deps check check-debug check-fast demo bench-module bench-record bench-analyze \
-	bench-fs \
+	bench-iocost bench-fs \
 	man unit wireshark install uninstall clean
 
 all: usbtrail man unit wireshark
@@ -149,6 +149,10 @@ bench-module: deps
 # recording's cost against bare writes and trace-cmd (docs/performance.md)
 bench-record: deps
 	bench/record-overhead
+
+# the guest's CPU time per write, instruction-counted (docs/performance.md)
+bench-iocost: deps
+	bench/io-cost
 
 bench-analyze: deps usbtrail
 	bench/analyze-speed.sh

@@ -84,6 +84,18 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
                    "as threads of multi-threaded TCG" % CPUS_MAX)
     p.add_argument("--kvm", action="store_true",
                    help="use KVM when it works (falls back to TCG)")
+    p.add_argument("--icount", type=int, metavar="SHIFT",
+                   help="count instructions (QEMU's -icount shift=SHIFT,"
+                   "sleep=on,align=off; SHIFT 0 to %d): the guest's clock "
+                   "advances 2^SHIFT ns per instruction it executes, so the "
+                   "time its CPU is busy does not depend on the host's "
+                   "load; while it idles, its clock follows the host's. "
+                   "Not with --kvm or --cpus above 1" % ICOUNT_SHIFT_MAX)
+    p.add_argument("--write-iops", type=int, metavar="N",
+                   help="each disk takes at most N writes a second "
+                   "(its QEMU throttle group; the first N/10 pass at once): "
+                   "with --icount, each write then completes after the "
+                   "guest has gone idle, in every run alike")
     p.add_argument("--no-build", action="store_true",
                    help="do not run make for usbtrail and usbtrail.ko")
     p.add_argument("--journald", action="store_true",
@@ -128,10 +140,28 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
         p.error("--timeout must be positive")
     if not 1 <= a.cpus <= CPUS_MAX:
         p.error(f"--cpus must be 1 to {CPUS_MAX}, not {a.cpus}")
+    if a.write_iops is not None and a.write_iops <= 0:
+        p.error("--write-iops must be positive")
+    if a.icount is not None:
+        if not 0 <= a.icount <= ICOUNT_SHIFT_MAX:
+            p.error(f"--icount SHIFT must be 0 to {ICOUNT_SHIFT_MAX}, "
+                    f"not {a.icount}")
+        # KVM runs the guest's instructions on the host's CPU: nothing
+        # counts them
+        if a.kvm:
+            p.error("--icount counts instructions under TCG; KVM cannot: "
+                    "drop --kvm")
+        # QEMU refuses -icount with multi-threaded TCG, which --cpus N
+        # needs for the CPUs to run at the same time
+        if a.cpus > 1:
+            p.error("--icount needs one guest CPU (QEMU has no "
+                    "multi-threaded TCG with icount): drop --cpus")
     return a
 
 
 CPUS_MAX = 16
+# QEMU's limit on -icount shift= (MAX_ICOUNT_SHIFT in softmmu/icount.c)
+ICOUNT_SHIFT_MAX = 10
 
 
 def kernel_abi(name, arch="x86-64"):

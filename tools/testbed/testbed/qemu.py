@@ -34,3 +34,12 @@ def accel_arg(accel, cpus):
     if accel == "tcg" and cpus > 1:
         return "tcg,thread=multi"
     return accel
+
+
+def icount_arg(shift):
+    """QEMU's -icount for --icount SHIFT: a fixed 2^SHIFT ns per guest
+    instruction (align=off: never slowed to the host's clock), and
+    sleep=on: while the guest idles its clock follows the host's, so
+    the emulated disk's latency is a real one; only the idle time, not
+    the busy time, then depends on the host."""
+    return f"shift={shift},sleep=on,align=off"

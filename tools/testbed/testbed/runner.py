@@ -20,7 +20,7 @@ from .config import (CONTROLLERS, DEVICES, EXIT_TESTBED, EXIT_TIMEOUT,
 from .faults import (DIP_FLOOR_BPS, DIP_FRACTION, ERRNO_EIO,
                      ERRNO_ENOMEDIUM, STALL_BPS, STALL_SCSI_TIMEOUT)
 from .initramfs import build_initramfs
-from .qemu import accel_arg, device_qdevs, qdev_arg
+from .qemu import accel_arg, device_qdevs, icount_arg, qdev_arg
 from .qmp import Qmp
 
 
@@ -111,6 +111,8 @@ class Run:
                 "-device", "virtio-9p-pci,fsdev=out,mount_tag=out"]
         if accel == "kvm":
             args += ["-cpu", "host"]
+        if a.icount is not None:
+            args += ["-icount", icount_arg(a.icount)]
         append = [f"console={self.arch['console']},115200", "loglevel=7",
                   "panic=-1",
                   "rdinit=/init"]
@@ -171,7 +173,10 @@ class Run:
             below = f"{name}-dbg"
         args += ["-blockdev", json.dumps({
             "driver": "raw", "node-name": f"{name}-fmt", "file": below})]
-        args += ["-object", f"throttle-group,id=tg-{name}"]
+        tg = f"throttle-group,id=tg-{name}"
+        if self.a.write_iops:
+            tg += f",x-iops-write={self.a.write_iops}"
+        args += ["-object", tg]
         args += ["-blockdev", json.dumps({
             "driver": "throttle", "node-name": f"{name}-top",
             "throttle-group": f"tg-{name}", "file": f"{name}-fmt"})]
@@ -190,8 +195,12 @@ class Run:
         self.faults_log.flush()
 
     def throttle(self, name, bps):
+        # `limits` is set whole: --write-iops stays through the fault
+        limits = {"bps-write": int(bps)}
+        if self.a.write_iops:
+            limits["iops-write"] = self.a.write_iops
         self.qmp.cmd("qom-set", path=f"/objects/tg-{name}",
-                     property="limits", value={"bps-write": int(bps)})
+                     property="limits", value=limits)
 
     def wr_bytes(self, name):
         for s in self.qmp.cmd("query-blockstats"):

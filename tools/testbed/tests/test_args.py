@@ -7,7 +7,7 @@ import io
 import unittest
 
 from testbed.args import kernel_abi, parse_args
-from testbed.qemu import accel_arg, device_qdevs, qdev_arg
+from testbed.qemu import accel_arg, device_qdevs, icount_arg, qdev_arg
 
 
 class ParseArgsTest(unittest.TestCase):
@@ -52,6 +52,28 @@ class ParseArgsTest(unittest.TestCase):
         self.assertEqual(accel_arg("tcg", 1), "tcg")
         self.assertEqual(accel_arg("tcg", 4), "tcg,thread=multi")
         self.assertEqual(accel_arg("kvm", 4), "kvm")
+
+    def test_icount(self):
+        self.assertIsNone(parse_args(["--", "x"]).icount)
+        self.assertEqual(parse_args(["--icount", "0", "--", "x"]).icount, 0)
+        self.assertEqual(icount_arg(1), "shift=1,sleep=on,align=off")
+        self.assertUsage(["--icount", "11", "--", "x"],
+                         "--icount SHIFT must be 0 to 10")
+        self.assertUsage(["--icount", "-1", "--", "x"],
+                         "--icount SHIFT must be 0 to 10")
+        self.assertUsage(["--icount", "auto", "--", "x"], "invalid int value")
+        # KVM counts no instructions; QEMU has no multi-threaded TCG
+        # with icount
+        self.assertUsage(["--icount", "0", "--kvm", "--", "x"], "drop --kvm")
+        self.assertUsage(["--icount", "0", "--cpus", "2", "--", "x"],
+                         "drop --cpus")
+
+    def test_write_iops(self):
+        self.assertIsNone(parse_args(["--", "x"]).write_iops)
+        self.assertEqual(parse_args(["--write-iops", "250", "--",
+                                     "x"]).write_iops, 250)
+        self.assertUsage(["--write-iops", "0", "--", "x"],
+                         "--write-iops must be positive")
 
     def test_arch(self):
         self.assertEqual(parse_args(["--", "x"]).arch, "x86-64")
