@@ -5,7 +5,9 @@
 #   rec-module     usbtrail record --source module (usbtrail.ko loaded)
 #   rec-tracefs    usbtrail record --source tracefs
 #   trace-cmd      trace-cmd record on the same tracepoints (when packed)
-# ROUNDS rounds, configurations interleaved.  Per run, one line:
+# ROUNDS rounds, configurations interleaved.  usbtrail.ko is loaded for
+# rec-module only: loaded, its probes cost the others too.  Per run, one
+# line:
 #   CONFIG ROUND SEQ-MB/s SEQ-IOPS SEQ-SECS RAND-MB/s RAND-IOPS RAND-SECS
 #          CPU-SECS EVENTS LOST USER-SECS SYS-SECS
 # CPU-SECS is the collector's user+system time, children included (busybox
@@ -20,11 +22,15 @@ events="-e xhci-hcd:xhci_handle_event -e xhci-hcd:xhci_handle_command
 	-e scsi:scsi_eh_wakeup -e block:block_rq_issue -e block:block_rq_complete"
 configs="bare rec-module rec-tracefs"
 command -v trace-cmd >/dev/null && configs="$configs trace-cmd"
-insmod "$USBTRAIL_KO" || exit 1
 cd /tmp || exit 1
 
 start() {	# CONFIG
 	rm -rf /tmp/c /tmp/t.dat /tmp/time.txt
+	case $1 in
+	rec-module)
+		insmod "$USBTRAIL_KO" || exit 1
+		;;
+	esac
 	case $1 in
 	rec-module|rec-tracefs)
 		time -p -o /tmp/time.txt usbtrail record -q --no-pcap \
@@ -70,6 +76,9 @@ stop() {	# CONFIG -> "CPU EVENTS LOST USER SYS"
 		lost=$(trace-cmd report --stat -i /tmp/t.dat 2>/dev/null |
 			awk '/overrun:|dropped events:/ { s += $NF } END { print s + 0 }') ;;
 	esac
+	if [ "$cfg" = rec-module ]; then
+		rmmod usbtrail >&2
+	fi
 	echo "$cpu $ev $lost ${usr:-0} ${sys:-0}"
 }
 
