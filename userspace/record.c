@@ -209,11 +209,19 @@ static void rec_source_fail(struct rec *r, struct rec_source *s, int err)
 	s->down = err ? err : -EIO;
 }
 
+/* What the loop polls @s for: once per holdoff, with one. */
+static uint32_t rec_source_events(const struct rec_source *s)
+{
+	return EPOLLIN | (s->holdoff_ms ? EPOLLONESHOT : 0);
+}
+
 int rec_source_resume(struct rec *r, struct rec_source *s)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = s };
+	struct epoll_event ev = { .events = rec_source_events(s),
+				  .data.ptr = s };
 
 	s->down = 0;
+	s->resume_at = 0;
 	if (r->ep < 0 || s->fd < 0)
 		return 0;
 	if (epoll_ctl(r->ep, EPOLL_CTL_ADD, s->fd, &ev)) {
@@ -494,6 +502,7 @@ static int rec_loop_open(struct rec *r, struct rec_loop *l,
 	for (i = 0; i < r->nsources; i++) {
 		if (r->sources[i]->fd < 0)
 			continue;
+		ev.events = rec_source_events(r->sources[i]);
 		ev.data.ptr = r->sources[i];
 		if (epoll_ctl(l->ep, EPOLL_CTL_ADD, r->sources[i]->fd, &ev)) {
 			int err = -errno;
@@ -549,6 +558,10 @@ static int rec_loop_dispatch(struct rec *r, struct rec_loop *l,
 			if (s->down)
 				continue;
 			ret = s->read(s, r);
+			/* EPOLLONESHOT: off until rec_loop_resume() */
+			if (s->holdoff_ms)
+				s->resume_at = ev_clock_now() +
+					       rec_ms(s->holdoff_ms);
 			if (ret) {
 				rec_source_fail(r, s, ret);
 				if (r->keep_going)
@@ -624,15 +637,47 @@ static void rec_loop_decide(struct rec *r, struct rec_loop *l, uint64_t now)
 	}
 }
 
+/*
+ * The sources whose holdoff has run out polled again; the wait until the
+ * next one's, in ms, at most the tick.
+ */
+static int rec_loop_resume(struct rec *r, uint64_t now)
+{
+	struct epoll_event ev;
+	uint64_t wait = rec_ms(REC_TICK_MS);
+	unsigned int i;
+
+	for (i = 0; i < r->nsources; i++) {
+		struct rec_source *s = r->sources[i];
+
+		if (!s->resume_at)
+			continue;
+		if (s->down || s->fd < 0) {
+			s->resume_at = 0;
+			continue;
+		}
+		if (now < s->resume_at) {
+			if (s->resume_at - now < wait)
+				wait = s->resume_at - now;
+			continue;
+		}
+		s->resume_at = 0;
+		ev.events = rec_source_events(s);
+		ev.data.ptr = s;
+		epoll_ctl(r->ep, EPOLL_CTL_MOD, s->fd, &ev);
+	}
+	return (int)((wait + 999999) / 1000000);
+}
+
 /* Until a sink fails, a source fails or rec_loop_decide() says stop. */
 static int rec_loop_run(struct rec *r, struct rec_loop *l)
 {
 	struct epoll_event evs[16];
 	uint64_t now;
-	int n, ret = 0;
+	int n, ret = 0, timeout = REC_TICK_MS;
 
 	while (!r->sink_err) {
-		n = epoll_wait(l->ep, evs, 16, REC_TICK_MS);
+		n = epoll_wait(l->ep, evs, 16, timeout);
 		if (n < 0 && errno != EINTR) {
 			ret = -errno;
 			break;
@@ -641,6 +686,7 @@ static int rec_loop_run(struct rec *r, struct rec_loop *l)
 		if (ret)
 			break;
 		now = ev_clock_now();
+		timeout = rec_loop_resume(r, now);
 		rec_loop_decide(r, l, now);
 		rec_pump(r, now, false);
 		if (l->o->tick)

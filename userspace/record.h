@@ -48,6 +48,15 @@ struct rec_source {
 	uint64_t lost;			/* the kernel or device dropped them */
 	uint64_t malformed;		/* could not be parsed: skipped */
 	/*
+	 * After a read() the fd is not polled again for this long (0: at
+	 * once): events gather and one read() takes them, where each would
+	 * have woken the recorder.  The source's buffer must hold that
+	 * long's worth.  resume_at is the recorder's: when it polls the fd
+	 * again, 0 while it does.
+	 */
+	uint32_t holdoff_ms;
+	uint64_t resume_at;
+	/*
 	 * Under rec_run_opts.keep_going: the -errno read() failed with;
 	 * the source is closed and no longer read until opened again
 	 * (its open() clears this) and handed to rec_source_resume().

@@ -3,9 +3,12 @@
  * test_record.c - unit tests of userspace/record.c's engine as "usbtrail
  * watch" runs it: a source whose read() fails is closed and marked down,
  * the recording goes on, the tick opens it again and it is read again;
- * without keep_going the same failure ends the recording.
+ * without keep_going the same failure ends the recording.  A source with
+ * a holdoff is read once per holdoff however often its fd is readable,
+ * and loses nothing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -115,11 +121,96 @@ static void test_stop_on_failure(void **state)
 	rec_free(r);
 }
 
+/* A pipe's reader: every byte there, counted, and the read() calls. */
+struct pipe_src {
+	unsigned int reads;
+	size_t bytes;
+};
+
+static int pipe_read(struct rec_source *s, struct rec *r)
+{
+	struct pipe_src *p = s->priv;
+	char buf[4096];
+	ssize_t n;
+
+	p->reads++;
+	while ((n = read(s->fd, buf, sizeof(buf))) > 0)
+		p->bytes += (size_t)n;
+	if (!n && r)		/* the writer is gone: no more to poll */
+		rec_source_done(r, s);
+	return 0;
+}
+
+/*
+ * 300 bytes written one at a time, 2 ms apart, by a child, into a
+ * source read with @holdoff_ms: how many read() calls took them all.
+ */
+static unsigned int pipe_reads(uint32_t holdoff_ms)
+{
+	struct derive_opts d = DERIVE_OPTS_DEFAULT;
+	struct rec_run_opts ro = { .duration_s = 1, .marker_fd = -1 };
+	struct timespec gap = { 0, 2000000L };
+	struct pipe_src p = { 0 };
+	struct rec_source s;
+	struct rec *r = rec_new(&d);
+	int fds[2], i, status;
+	pid_t child;
+
+	assert_non_null(r);
+	assert_int_equal(pipe2(fds, O_NONBLOCK), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		close(fds[0]);
+		for (i = 0; i < 300; i++) {
+			if (write(fds[1], "x", 1) != 1)
+				_exit(1);
+			nanosleep(&gap, NULL);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	memset(&s, 0, sizeof(s));
+	s.name = "pipe";
+	s.id = EV_SRC_RECORDER;
+	s.fd = fds[0];
+	s.read = pipe_read;
+	s.priv = &p;
+	s.holdoff_ms = holdoff_ms;
+	assert_int_equal(rec_add_source(r, &s), 0);
+	assert_int_equal(rec_run(r, &ro), 0);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	pipe_read(&s, NULL);		/* what the last holdoff kept */
+	close(fds[0]);
+	rec_free(r);
+	assert_int_equal(p.bytes, 300);
+	return p.reads;
+}
+
+static void test_holdoff(void **state)
+{
+	unsigned int at_once, held;
+
+	(void)state;
+	at_once = pipe_reads(0);
+	held = pipe_reads(50);
+	/*
+	 * The writes take at least 600 ms: one read per 50 ms is 13 or so;
+	 * read as they come, the 300 bytes took a read each or nearly.
+	 */
+	print_message("reads: %u at once, %u with a 50 ms holdoff\n",
+		      at_once, held);
+	assert_true(held <= 30);
+	assert_true(at_once >= 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keep_going),
 		cmocka_unit_test(test_stop_on_failure),
+		cmocka_unit_test(test_holdoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
