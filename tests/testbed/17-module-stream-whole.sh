@@ -76,4 +76,4 @@ awk -v want=$((bursts * per * ncpu)) '
 	}' "$out/records.txt" >"$out/check.txt" ||
 	fail "the stream lost, doubled or missed records: $(cat "$out/check.txt")"
 echo "ok: $(cat "$out/check.txt")"
-no_kernel_warning
+no_kernel_warning "$out/console.log"
