@@ -90,6 +90,8 @@ static void tracerec_add_id(struct tracerec_state *st, struct tep_event *ev,
 	e->kind = kind;
 	e->eh = eh < 0 ? 0 : (uint8_t)eh;
 	e->event = ev;
+	e->native = tep_is_file_bigendian(ev->tep) ==
+		    tep_is_local_bigendian(ev->tep);
 	e->nfields = 0;		/* a new event: its fields are looked up anew */
 }
 
@@ -275,8 +277,36 @@ static int tracerec_num(const struct tracerec_ev *e, const char *name,
 	    (size_t)f->offset + (size_t)f->size > e->size ||
 	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
 		return -EINVAL;
-	if (tep_read_number_field(f, e->data, &v))
+	/*
+	 * Read in place where the trace is this machine's (a live one
+	 * always is): tep_read_number_field() cost half of decoding a
+	 * record, five or six fields of each.
+	 */
+	if (e->id->native && f->size <= 8 &&
+	    !(f->size & (f->size - 1))) {
+		const uint8_t *p = e->data + f->offset;
+		uint16_t v16;
+		uint32_t v32;
+
+		switch (f->size) {
+		case 1:
+			v = *p;
+			break;
+		case 2:
+			memcpy(&v16, p, 2);
+			v = v16;
+			break;
+		case 4:
+			memcpy(&v32, p, 4);
+			v = v32;
+			break;
+		default:
+			memcpy(&v, p, 8);
+			break;
+		}
+	} else if (tep_read_number_field(f, e->data, &v)) {
 		return -EINVAL;
+	}
 	/* sign-extend signed fields so an int -5 reads as -5 */
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 &&
 	    (v >> (f->size * 8 - 1)) & 1)

@@ -93,6 +93,7 @@ struct tracerec_event_id {
 	enum tracerec_kind kind;
 	uint8_t eh;		/* index in tracerec_eh_probes */
 	struct tep_event *event;
+	bool native;		/* its data in this machine's byte order */
 	unsigned int nfields;
 	struct tracerec_field_cache fields[TRACEREC_FIELDS_CACHED];
 };
