@@ -427,6 +427,28 @@ static void test_sense_decoding(void **state)
 	assert_string_equal(res.inc[0].part, "");
 }
 
+/* A 16-byte CDB's 8-byte LBA, also one a garbled line gives the top bit */
+static void test_cdb_lba_16(void **state)
+{
+	struct classify *c;
+
+	(void)state;
+	c = run_text("[ 40.0] sd 0:0:0:0: [sda] tag#1 uas_eh_abort_handler 0 "
+		     "uas-tag 2 inflight: CMD IN\n"
+		     "[ 40.0] sd 0:0:0:0: [sda] tag#1 CDB: Read(16) 88 00 00 00 "
+		     "00 01 00 00 08 00 00 00 00 08 00 00\n"
+		     "[ 50.0] sd 0:0:0:0: [sdb] tag#2 uas_eh_abort_handler 0 "
+		     "uas-tag 3 inflight: CMD IN\n"
+		     "[ 50.0] sd 0:0:0:0: [sdb] tag#2 CDB: Read(16) 88 00 80 00 "
+		     "00 00 00 00 08 00 00 00 00 08 00 00\n");
+	classify_free(c);
+	assert_int_equal(count(CLASSIFY_ABORT), 2);
+	assert_int_equal(find(CLASSIFY_ABORT, "sda", 0)->lba, 0x100000800LL);
+	assert_int_equal(find(CLASSIFY_ABORT, "sda", 0)->blocks, 8);
+	assert_int_equal((uint64_t)find(CLASSIFY_ABORT, "sdb", 0)->lba,
+			 0x8000000000000800ULL);
+}
+
 static void test_timeouts(void **state)
 {
 	struct classify *c;
@@ -709,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_formats),
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_sense_decoding),
+		cmocka_unit_test(test_cdb_lba_16),
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_attribution),
 		cmocka_unit_test(test_table_rows),

@@ -1307,9 +1307,12 @@ static void classify_cdb(struct classify_incident *inc, const char *s)
 		break;
 	case 0x88: case 0x8a: case 0x8e: case 0x8f: case 0x91: case 0x93:
 		if (n >= 14) {		/* 16-byte */
-			inc->lba = 0;
+			uint64_t lba = 0;
+
+			/* unsigned: 8 bytes of a garbled CDB may set the top bit */
 			for (i = 2; i < 10; i++)
-				inc->lba = (inc->lba << 8) | b[i];
+				lba = (lba << 8) | b[i];
+			inc->lba = (int64_t)lba;
 			inc->blocks = ((int64_t)b[10] << 24) | (b[11] << 16) |
 				      (b[12] << 8) | b[13];
 		}
