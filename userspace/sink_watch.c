@@ -45,6 +45,7 @@
 #include "util.h"
 
 #define WATCH_PENDING_MAX	(8u << 20)	/* unwritten bytes kept */
+#define WATCH_FLUSH_AT		(256u << 10)	/* written once this is pending */
 #define WATCH_WINDOW_MAX	(64u << 20)	/* the --before window */
 #define WATCH_CAPTURE_MAX_S	600	/* one incident recording at most */
 /* how late an incident may come and still be in its place (see below) */
@@ -533,10 +534,19 @@ static void watch_cap_open(struct sink_watch *w, const struct watch_line *inc,
 	}
 	from = inc->t_ns > (uint64_t)w->o.before_s * 1000000000 ?
 		inc->t_ns - (uint64_t)w->o.before_s * 1000000000 : 0;
-	for (l = w->head; l && l != inc; l = l->next)
-		if (l->t_ns >= from)
-			watch_file_put(&w->cap, l->text, l->len, l->t_ns,
-				       l->type, l->kind);
+	/*
+	 * Written as it goes: --before seconds of a busy disk's records are
+	 * more than the pending buffer holds (a 1 MiB write loop in the test
+	 * bed makes some 3 MB of lines a second).
+	 */
+	for (l = w->head; l && l != inc; l = l->next) {
+		if (l->t_ns < from)
+			continue;
+		watch_file_put(&w->cap, l->text, l->len, l->t_ns, l->type,
+			       l->kind);
+		if (w->cap.npending > WATCH_FLUSH_AT)
+			watch_file_flush(&w->cap);
+	}
 	w->cap_end_ns = inc->t_ns + (uint64_t)w->o.after_s * 1000000000;
 	if (w->o.on_capture)
 		w->o.on_capture(w->o.arg, dir);
@@ -739,7 +749,7 @@ static int sink_watch_event(struct rec_sink *s, const struct ev *ev)
 	if (w->tail && w->tail->t_ns > WATCH_SETTLE_NS)
 		watch_settle(w, w->tail->t_ns - WATCH_SETTLE_NS);
 	if (ev->type == EV_INCIDENT ||
-	    w->ring.npending + w->cap.npending > (256u << 10))
+	    w->ring.npending + w->cap.npending > WATCH_FLUSH_AT)
 		watch_flush(w);
 	return 0;
 }
