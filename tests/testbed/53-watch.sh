@@ -27,7 +27,7 @@ expect "$out/faults.log" 'stall@8\+8 end device=uas'
 expect "$out/faults.log" 'unplug@50\+3 replug device=uas'
 check "watch's exit status after SIGTERM" "$(cat "$o/watch.status")" 0
 expect "$o/watch.err" '^usbtrail watch: recording into .* \(kernel events: module\)'
-expect "$o/watch.err" '^usbtrail watch: SIGHUP: keep 41943040 bytes, 30 days, 4 s before and 5 s after'
+expect "$o/watch.err" '^usbtrail watch: SIGHUP: keep 117440512 bytes, 30 days, 4 s before and 5 s after'
 expect "$o/watch.err" '^usbtrail watch: stopped: [0-9]+ incidents, [2-9] incident recordings'
 
 # one recording for the stall's incidents, one for the unplug's
@@ -78,8 +78,8 @@ for p in "$o"/w/ring/*/; do
 		fail "ring piece $p is not complete after SIGTERM"
 done
 kb=$(cut -f1 "$o/du.txt")
-[ "$kb" -le 40960 ] || fail "the store takes $kb KiB, over --keep 40MiB"
-echo "ok: $np ring pieces, all complete; the store takes $kb KiB of 40960"
+[ "$kb" -le 114688 ] || fail "the store takes $kb KiB, over --keep 112MiB"
+echo "ok: $np ring pieces, all complete; the store takes $kb KiB of 114688"
 
 # the journal: the stall's reset names the stall's recording
 jq -se --arg d "${sdir%/}" 'map(select(.USBTRAIL_KIND == "reset" and

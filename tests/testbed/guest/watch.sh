@@ -14,7 +14,7 @@ rm -rf "$o"
 mkdir -p "$o/reports"
 insmod "$USBTRAIL_KO" || exit 1
 printf '# the test starts with these\nbefore 4\nafter 6\n' >"$o/watch.conf"
-usbtrail watch --dir "$o/w" --keep 48MiB --segment 1MiB \
+usbtrail watch --dir "$o/w" --keep 128MiB --segment 1MiB \
 	--config "$o/watch.conf" --metrics "$o/usbtrail.prom" \
 	--metrics-interval 1 >"$o/watch.out" 2>"$o/watch.err" &
 pid=$!
@@ -27,7 +27,7 @@ done
 /tests/write-loop.sh "$disk" 22 64
 sleep 2
 # a new --after, and a new ring piece
-printf 'before 4\nafter 5\nkeep 40MiB\n' >"$o/watch.conf"
+printf 'before 4\nafter 5\nkeep 112MiB\n' >"$o/watch.conf"
 kill -HUP $pid
 # the unplug comes at 50 s, while these write
 /tests/write-loop.sh "$disk" 24 64
