@@ -36,12 +36,8 @@
 disk=$1 rounds=${2:-3}
 configs=${3:-"bare module rec-module rec-tracefs trace-cmd"}
 t=/sys/kernel/tracing
-events="-e xhci-hcd:xhci_handle_event -e xhci-hcd:xhci_handle_command
-	-e xhci-hcd:xhci_handle_port_status -e xhci-hcd:xhci_urb_enqueue
-	-e xhci-hcd:xhci_urb_giveback -e xhci-hcd:xhci_urb_dequeue
-	-e scsi:scsi_dispatch_cmd_start -e scsi:scsi_dispatch_cmd_done
-	-e scsi:scsi_dispatch_cmd_error -e scsi:scsi_dispatch_cmd_timeout
-	-e scsi:scsi_eh_wakeup -e block:block_rq_issue -e block:block_rq_complete"
+. "$(dirname "$0")/bench-events.sh"
+events=$(bench_trace_cmd_events)
 command -v trace-cmd >/dev/null ||
 	configs=$(echo "$configs" | sed 's/trace-cmd//')
 # the boot-time ring allocation event is no part of any configuration

@@ -9,12 +9,8 @@
 #   bench-overhead.sh DISK ROUNDS
 disk=$1 rounds=${2:-5}
 t=/sys/kernel/tracing
-events="xhci-hcd/xhci_handle_event xhci-hcd/xhci_handle_command
-	xhci-hcd/xhci_handle_port_status xhci-hcd/xhci_urb_enqueue
-	xhci-hcd/xhci_urb_giveback xhci-hcd/xhci_urb_dequeue
-	scsi/scsi_dispatch_cmd_start scsi/scsi_dispatch_cmd_done
-	scsi/scsi_dispatch_cmd_error scsi/scsi_dispatch_cmd_timeout
-	scsi/scsi_eh_wakeup block/block_rq_issue block/block_rq_complete"
+. "$(dirname "$0")/bench-events.sh"
+events=$bench_events
 # leave the boot-time ring allocation event out of it
 echo 0 >$t/events/enable
 echo >$t/trace

@@ -14,23 +14,17 @@
 # time), EVENTS what it stored, LOST what it says it lost.
 #   bench-record.sh DISK ROUNDS
 disk=$1 rounds=${2:-3}
-events="-e xhci-hcd:xhci_handle_event -e xhci-hcd:xhci_handle_command
-	-e xhci-hcd:xhci_handle_port_status -e xhci-hcd:xhci_urb_enqueue
-	-e xhci-hcd:xhci_urb_giveback -e xhci-hcd:xhci_urb_dequeue
-	-e scsi:scsi_dispatch_cmd_start -e scsi:scsi_dispatch_cmd_done
-	-e scsi:scsi_dispatch_cmd_error -e scsi:scsi_dispatch_cmd_timeout
-	-e scsi:scsi_eh_wakeup -e block:block_rq_issue -e block:block_rq_complete"
+. "$(dirname "$0")/bench-events.sh"
+events=$(bench_trace_cmd_events)
 configs="bare rec-module rec-tracefs"
 command -v trace-cmd >/dev/null && configs="$configs trace-cmd"
 cd /tmp || exit 1
 
 start() {	# CONFIG
 	rm -rf /tmp/c /tmp/t.dat /tmp/time.txt
-	case $1 in
-	rec-module)
+	if [ "$1" = rec-module ]; then
 		insmod "$USBTRAIL_KO" || exit 1
-		;;
-	esac
+	fi
 	case $1 in
 	rec-module|rec-tracefs)
 		time -p -o /tmp/time.txt usbtrail record -q --no-pcap \
