@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "event.h"
+#include "util.h"
 
 static const char *const ev_type_names[EV_TYPE_MAX] = {
 	[EV_TRACE] = "trace",
@@ -241,15 +242,6 @@ static char *ev_put_u32(char *p, uint32_t v)
 	return p;
 }
 
-/* @len bytes at @s into @dst of @size, cut to fit as snprintf() cuts */
-static void ev_ident_put(char *dst, size_t size, const char *s, size_t len)
-{
-	if (len >= size)
-		len = size - 1;
-	memcpy(dst, s, len);
-	dst[len] = '\0';
-}
-
 static void ev_ident_usb(struct ev_ident *id, unsigned int busnum,
 			 const char *devpath, size_t len)
 {
@@ -263,7 +255,8 @@ static void ev_ident_usb(struct ev_ident *id, unsigned int busnum,
 	if (n > sizeof(id->usb))
 		n = sizeof(id->usb);	/* cut below anyway */
 	memcpy(p, devpath, n);
-	ev_ident_put(id->usb, sizeof(id->usb), buf, (size_t)(p - buf) + n);
+	/* cut to fit, as snprintf() cut */
+	util_copy(id->usb, sizeof(id->usb), buf, (size_t)(p - buf) + n);
 }
 
 /* "HOST:CHANNEL:ID:LUN", the kernel's name of a SCSI device */
@@ -280,7 +273,7 @@ static void ev_ident_scsi(struct ev_ident *id, unsigned int host,
 	p = ev_put_u32(p, target);
 	*p++ = ':';
 	p = ev_put_u32(p, lun);
-	ev_ident_put(id->scsi, sizeof(id->scsi), buf, (size_t)(p - buf));
+	util_copy(id->scsi, sizeof(id->scsi), buf, (size_t)(p - buf));
 }
 
 void ev_ident_from_rec(struct ev *ev)
