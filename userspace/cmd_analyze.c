@@ -955,15 +955,21 @@ static int cmd_analyze_rederive(struct cmd_analyze *a,
 	}
 	devmap_init(map);
 	while (ie < r->nevs || it < r->ntraces) {
+		/*
+		 * only the kernel lines and device events: the incidents
+		 * came out later than their ids say, and must not hold
+		 * back the trace records
+		 */
+		if (ie < r->nevs && r->evs[ie].type != EV_DEVICE &&
+		    r->evs[ie].type != EV_KLOG) {
+			ie++;
+			continue;
+		}
 		if (it < r->ntraces &&
 		    (ie == r->nevs || r->traces[it].id < r->evs[ie].id)) {
 			cmd_analyze_rec_trace(&r->traces[it++], ev);
 		} else {
-			const struct ev *e = &r->evs[ie++];
-
-			if (e->type != EV_DEVICE && e->type != EV_KLOG)
-				continue;
-			*ev = *e;
+			*ev = r->evs[ie++];
 			if (ev->type == EV_DEVICE) {
 				devmap_update(map, ev);
 				continue;

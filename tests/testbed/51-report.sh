@@ -40,8 +40,8 @@ diff -u "$out/report.kinds" "$out/analyze.kinds" ||
 	fail "analyze DIR and report name different incidents"
 echo "ok: analyze DIR names the report's $(wc -l <"$out/report.kinds") incidents"
 # and made again from the whole recording's events: every kind it stored
-# (an io-error may come apart from its sense or not, as lines and trace
-# records interleave: live, they arrive by different paths)
+# (the counts may differ: live, the held halves go out as time passes,
+# and a dip's interval starts with the recording)
 "$bin" analyze --json --rederive "$rec" 2>/dev/null |
 	jq -r 'select(.type == "incident") | .kind' >"$out/rederive.kinds"
 sort -u "$out/report.kinds" >"$out/report.set"
