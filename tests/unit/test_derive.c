@@ -293,6 +293,133 @@ static void test_reset_span(void **state)
 	derive_free(d);
 }
 
+/* One failed write at @t: its command's sense, then its request's error */
+static void failed_write(struct derive *d, struct devmap *m, uint64_t t)
+{
+	struct ev *ev = scsi(t, USBTRAIL_REC_SCSI_DONE, "sda");
+
+	ev->u.rec.flags = USBTRAIL_F_ERROR;
+	ev->u.rec.u.scsi.sense_key = 0xb;
+	ev->u.rec.u.scsi.ascq = 6;
+	feed(d, m, ev);
+	ev = blk(t + 100000, USBTRAIL_REC_BLK_COMPLETE, 20480, 4096);
+	ev->u.rec.u.blk.error = -5;
+	feed(d, m, ev);
+}
+
+/* The log's lines of the failed write at @t, @suppressed before them */
+static void failed_write_log(struct derive *d, struct devmap *m, uint64_t t,
+			     bool suppressed)
+{
+	if (suppressed)
+		feed(d, m, klog(t, "scsi_io_completion_action: 1 callbacks suppressed"));
+	feed(d, m, klog(t,
+		"sd 0:0:0:0: [sda] tag#0 FAILED Result: hostbyte=DID_OK driverbyte=DRIVER_OK cmd_age=0s"));
+	feed(d, m, klog(t,
+		"sd 0:0:0:0: [sda] tag#0 Sense Key : Aborted Command [current] "));
+	feed(d, m, klog(t,
+		"sd 0:0:0:0: [sda] tag#0 Add. Sense: I/O process terminated"));
+	feed(d, m, klog(t,
+		"sd 0:0:0:0: [sda] tag#0 CDB: Write(10) 2a 00 00 00 50 00 00 00 08 00"));
+	if (suppressed)
+		feed(d, m, klog(t, "blk_print_req_error: 1 callbacks suppressed"));
+	feed(d, m, klog(t + 1000,
+		"I/O error, dev sda, sector 20480 op 0x1:(WRITE) flags 0x8800 phys_seg 1 prio class 2"));
+}
+
+/*
+ * Three failed writes of one sector, 0.4 s apart, the second one's lines
+ * rate-limited away (the third's say "1 callbacks suppressed"), as the
+ * test bed's io-error fault on a BOT disk makes them.  The trace has all
+ * three, each a sense then its request's I/O error: the second is one
+ * more command of the first's burst, not an io-error of its own, and
+ * the third's lines take the third's I/O error, not the second's.
+ */
+static void test_sense_ratelimited(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	const struct ev *first = NULL, *third = NULL;
+	unsigned int i;
+	uint64_t t;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	failed_write(d, &m, 10 * SEC);
+	failed_write_log(d, &m, 10 * SEC + 200000, false);
+	failed_write(d, &m, 10 * SEC + 400 * MS);
+	failed_write(d, &m, 10 * SEC + 800 * MS);
+	failed_write_log(d, &m, 10 * SEC + 800 * MS + 200000, true);
+	for (t = 11 * SEC; t < 16 * SEC; t += 100 * MS)
+		derive_advance(d, t);
+	derive_flush(d);
+
+	assert_int_equal(count_kind(&out, CLASSIFY_IO_ERROR), 0);
+	assert_int_equal(count_kind(&out, CLASSIFY_SENSE), 2);
+	for (i = 0; i < out.n; i++) {
+		const struct ev *e = out.ev[i];
+
+		if (e->type != EV_INCIDENT ||
+		    e->u.incident.inc.kind != CLASSIFY_SENSE)
+			continue;
+		if (e->t_ns < 10 * SEC + 500 * MS)
+			first = e;
+		else
+			third = e;
+	}
+	assert_non_null(first);
+	assert_non_null(third);
+	assert_int_equal(first->t_ns, 10 * SEC);
+	assert_true(first->u.incident.inc.count >= 2);
+	assert_int_equal(first->u.incident.inc.suppressed, 0);
+	assert_int_equal(third->u.incident.inc.suppressed, 2);
+	assert_int_equal(third->u.incident.inc.key, 0xb);
+	assert_int_equal(third->u.incident.inc.sector, 20480);
+	out_free(&out);
+	derive_free(d);
+}
+
+/*
+ * Where the trace has no sense (tracefs before 6.12), the log's failed
+ * command takes the nearest of the trace's I/O errors at its sector: an
+ * earlier one whose lines were rate-limited stays an io-error.
+ */
+static void test_io_error_nearest(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	const struct ev *inc;
+	struct ev *ev;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	ev = blk(10 * SEC, USBTRAIL_REC_BLK_COMPLETE, 20480, 4096);
+	ev->u.rec.u.blk.error = -5;
+	feed(d, &m, ev);
+	ev = blk(10 * SEC + 400 * MS + 100000, USBTRAIL_REC_BLK_COMPLETE,
+		 20480, 4096);
+	ev->u.rec.u.blk.error = -5;
+	feed(d, &m, ev);
+	failed_write_log(d, &m, 10 * SEC + 400 * MS, true);
+	derive_flush(d);
+
+	assert_int_equal(count_kind(&out, CLASSIFY_SENSE), 1);
+	assert_int_equal(count_kind(&out, CLASSIFY_IO_ERROR), 1);
+	inc = find_kind(&out, CLASSIFY_IO_ERROR);
+	assert_int_equal(inc->t_ns, 10 * SEC);
+	inc = find_kind(&out, CLASSIFY_SENSE);
+	assert_int_equal(inc->t_ns, 10 * SEC + 400 * MS);
+	assert_int_equal(inc->u.incident.inc.suppressed, 2);
+	out_free(&out);
+	derive_free(d);
+}
+
 /* Eight commands time out together: one timeout, eight commands. */
 static void test_timeout_burst(void **state)
 {
@@ -713,6 +840,8 @@ int main(void)
 		cmocka_unit_test(test_sense_merged),
 		cmocka_unit_test(test_sense_live),
 		cmocka_unit_test(test_reset_span),
+		cmocka_unit_test(test_sense_ratelimited),
+		cmocka_unit_test(test_io_error_nearest),
 		cmocka_unit_test(test_timeout_burst),
 		cmocka_unit_test(test_xhci_codes),
 		cmocka_unit_test(test_xhci_cc_table),

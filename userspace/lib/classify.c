@@ -9,8 +9,9 @@
  *
  *  - the parts of one failed command (Device not ready, Result:, Sense
  *    Key, Add. Sense, Info fld, CDB, the block layer's I/O error, the
- *    file system's Buffer I/O errors and lost page writes, callbacks
- *    suppressed among them) are one incident, sense if it has sense data,
+ *    file system's Buffer I/O errors and lost page writes, and the
+ *    "callbacks suppressed" right before any of them) are one incident,
+ *    sense if it has sense data,
  *    timeout if its result says so, io-error otherwise; a part that the
  *    open command has already seen starts the next command;
  *  - timeout -> abort -> reset -> recovered | offline is one chain; an
@@ -421,6 +422,7 @@ struct classify {
 	int pending_storage;		/* device whose SCSI host comes next */
 	unsigned long announced;	/* "new ... USB device" lines so far */
 	const char *last_row;
+	unsigned long suppressed_msg;	/* the last "callbacks suppressed" */
 	/* "sd 5:0:0:0: [sdb]" alone on a line, the message on the next (3.x) */
 	struct {
 		bool set;
@@ -858,28 +860,40 @@ static void classify_close_stale(struct classify *c,
 }
 
 /*
- * A lone "callbacks suppressed" comes before the line that got through
- * the rate limit: it is part of the next command or fs error, if that
- * comes at once.
+ * "N callbacks suppressed" is printed by the rate limit as the next
+ * message gets through (___ratelimit() in lib/ratelimit.c), just before
+ * it: it belongs to the incident that message is part of, the next
+ * command's "FAILED Result:" or the open command's "I/O error, dev",
+ * if that message comes at once.  @h has just taken the message.
  */
 static void classify_take_suppressed(struct classify *c,
 				     struct classify_held *h,
 				     const struct kmsg_record *rec)
 {
-	struct classify_held *s;
+	struct classify_held *s = NULL;
+	unsigned int i, k;
 
-	if (c->n < 2 || (!h->cmd && h->inc.kind != CLASSIFY_FS_ERROR))
+	if (!h->cmd && h->inc.kind != CLASSIFY_FS_ERROR)
 		return;
-	s = classify_at(c, c->n - 2);
-	/* the message right before it, within a second */
-	if (s->dropped || s->inc.kind != CLASSIFY_SUPPRESSED ||
-	    s->last_msg + 1 != c->st.messages || !classify_near(s, rec, 1.0))
+	/* the message right before this one, within a second */
+	for (i = c->n, k = 0; i-- > 0 && k < 2; k++) {
+		s = classify_at(c, i);
+		if (s != h && s->inc.kind == CLASSIFY_SUPPRESSED)
+			break;
+		s = NULL;
+	}
+	if (!s || s->dropped || s->last_msg + 1 != c->st.messages ||
+	    !classify_near(s, rec, 1.0))
 		return;
 	s->dropped = true;
 	s->closed = true;
 	h->inc.suppressed += s->inc.count > 0 ? s->inc.count : 0;
-	h->inc.line_first = s->inc.line_first;
+	if (s->inc.file == h->inc.file &&
+	    s->inc.line_first < h->inc.line_first)
+		h->inc.line_first = s->inc.line_first;
 	h->inc.nlines += s->inc.nlines;
+	for (i = 0; i < s->inc.nrefs && h->inc.nrefs < CLASSIFY_REFS_MAX; i++)
+		h->inc.refs[h->inc.nrefs++] = s->inc.refs[i];
 }
 
 static bool classify_pop(struct classify *c, struct classify_incident *out);
@@ -1146,6 +1160,17 @@ struct classify_cmd_arg {
 };
 
 /* Does the open command h take part a->part of a->disk? */
+/*
+ * The message's number for the parts that must follow a command's at
+ * once: a "callbacks suppressed" right before it is no gap.
+ */
+static unsigned long classify_msg_no(const struct classify *c)
+{
+	if (c->suppressed_msg && c->suppressed_msg + 1 == c->st.messages)
+		return c->st.messages - 1;
+	return c->st.messages;
+}
+
 static bool classify_cmd_takes(const struct classify_held *h, const void *arg)
 {
 	const struct classify_cmd_arg *a = arg;
@@ -1607,7 +1632,7 @@ static void classify_timeout_forced(struct classify *c,
  * A part of a failed command.  It joins the open command of its disk and
  * tag that has not had it yet, or starts the next command.
  */
-static struct classify_held *classify_cmd_part(struct classify *c,
+static struct classify_held *classify_cmd_join(struct classify *c,
 					       const struct kmsg_record *rec,
 					       uint64_t ref,
 					       const struct classify_who *w,
@@ -1616,7 +1641,8 @@ static struct classify_held *classify_cmd_part(struct classify *c,
 					       const struct kmsgtab_match *m,
 					       unsigned int part)
 {
-	struct classify_cmd_arg a = { w->disk, w->tag, part, c->st.messages };
+	struct classify_cmd_arg a = { w->disk, w->tag, part,
+				      classify_msg_no(c) };
 	char disk[CLASSIFY_DEV_MAX] = "", partname[CLASSIFY_DEV_MAX] = "";
 	struct classify_who who = *w;
 	struct classify_held *h = NULL;
@@ -1704,6 +1730,24 @@ static struct classify_held *classify_cmd_part(struct classify *c,
 	return h;
 }
 
+/* The part of a failed command, with a "callbacks suppressed" before it */
+static struct classify_held *classify_cmd_part(struct classify *c,
+					       const struct kmsg_record *rec,
+					       uint64_t ref,
+					       const struct classify_who *w,
+					       const char *msg,
+					       const struct kmsgtab_row *row,
+					       const struct kmsgtab_match *m,
+					       unsigned int part)
+{
+	struct classify_held *h = classify_cmd_join(c, rec, ref, w, msg, row,
+						    m, part);
+
+	if (h)
+		classify_take_suppressed(c, h, rec);
+	return h;
+}
+
 /* Is h an fs-error of lost data on the same partition? */
 static bool classify_lost_takes(const struct classify_held *h,
 				const void *arg)
@@ -1712,13 +1756,6 @@ static bool classify_lost_takes(const struct classify_held *h,
 
 	return h->inc.kind == CLASSIFY_FS_ERROR && h->inc.lost_blocks > 0 &&
 	       !strcmp(h->inc.part, part);
-}
-
-static bool classify_any_cmd_or_fs(const struct classify_held *h,
-				   const void *arg)
-{
-	(void)arg;
-	return h->cmd || h->inc.kind == CLASSIFY_FS_ERROR;
 }
 
 /* "Buffer I/O error on dev sdc1, logical block N", "lost page write" */
@@ -1912,7 +1949,7 @@ static void classify_on_lost(struct classify *c, const struct kmsg_record *rec,
 			     const struct kmsgtab_match *m, char *part)
 {
 	struct classify_cmd_arg a = {
-		w->disk, -1, CLASSIFY_P_LOST, c->st.messages
+		w->disk, -1, CLASSIFY_P_LOST, classify_msg_no(c)
 	};
 	struct classify_held *h;
 
@@ -1924,14 +1961,14 @@ static void classify_on_lost(struct classify *c, const struct kmsg_record *rec,
 	if (!h) {
 		h = classify_open(c, CLASSIFY_FS_ERROR, rec, ref, w, msg, row);
 		classify_set(h->inc.part, part, strlen(part));
-		classify_take_suppressed(c, h, rec);
 	} else {
 		classify_touch(c, h, rec, ref);
 	}
+	classify_take_suppressed(c, h, rec);
 	classify_lost_block(&h->inc, m);
 }
 
-/* "N callbacks suppressed": counted in the incident they cut short */
+/* "N callbacks suppressed": counted in the incident of the next message */
 static void classify_on_suppressed(struct classify *c, const struct kmsg_record *rec,
 				   uint64_t ref, struct classify_who *w,
 				   const char *msg, const struct kmsgtab_row *row,
@@ -1943,12 +1980,8 @@ static void classify_on_suppressed(struct classify *c, const struct kmsg_record 
 
 	if (!classify_num(m, KMSGTAB_F_COUNT, 10, &v))
 		v = 0;
-	h = classify_find(c, rec, classify_any_cmd_or_fs, NULL);
-	if (h) {
-		classify_touch(c, h, rec, ref);
-		h->inc.suppressed += (long)v;
-		return;
-	}
+	/* held for the message it comes before (classify_take_suppressed) */
+	c->suppressed_msg = c->st.messages;
 	if (classify_value(m, KMSGTAB_F_FUNC, func, sizeof(func)))
 		classify_set(w->dev, func, strlen(func));
 	h = classify_open(c, CLASSIFY_SUPPRESSED, rec, ref, w, msg, row);

@@ -19,6 +19,11 @@
 #define DERIVE_XHCI_MAX		64
 /* one xhci-error incident per slot, endpoint and code per second */
 #define DERIVE_XHCI_QUIET_NS	1000000000ull
+/*
+ * A request's I/O error follows the SCSI completion that failed it at
+ * once: scsi_io_completion() -> scsi_end_request() -> blk_update_request()
+ */
+#define DERIVE_REQ_NS		50000000ull
 
 enum derive_origin {
 	DERIVE_FROM_LOG = 1,
@@ -30,6 +35,7 @@ struct derive_held {
 	unsigned int origin;		/* DERIVE_FROM_* */
 	unsigned int trace_kinds;	/* 1 << kind of the trace's merged */
 	uint32_t devt, tag;		/* trace sense: for the raw bytes */
+	uint64_t serial;		/* which held incident, while held */
 };
 
 struct derive_xhci {
@@ -51,6 +57,16 @@ struct derive {
 	struct derive_xhci xhci[DERIVE_XHCI_MAX];
 	unsigned int nxhci;
 	uint64_t now_ns;
+	uint64_t serial;
+	/*
+	 * The trace's last failed command with sense: the held incident it
+	 * went into (its own, or one more command of a burst), for its
+	 * request's I/O error that comes next
+	 */
+	struct {
+		uint64_t serial, t_ns;
+		bool own;
+	} req;
 };
 
 struct derive *derive_new(const struct derive_opts *opts, derive_out_fn out,
@@ -127,13 +143,18 @@ static void derive_evidence(struct ev *inc, uint64_t id)
 		ei->evidence[ei->nevidence++] = id;
 }
 
+static void derive_drop(struct derive *d, unsigned int i)
+{
+	memmove(&d->held[i], &d->held[i + 1],
+		(d->nheld - i - 1) * sizeof(d->held[0]));
+	d->nheld--;
+}
+
 static void derive_release(struct derive *d, unsigned int i)
 {
 	struct ev *ev = d->held[i].ev;
 
-	memmove(&d->held[i], &d->held[i + 1],
-		(d->nheld - i - 1) * sizeof(d->held[0]));
-	d->nheld--;
+	derive_drop(d, i);
 	d->out(d->arg, ev);
 }
 
@@ -161,8 +182,12 @@ static uint64_t derive_last_ns(const struct ev *ev)
 	       ev->t_ns;
 }
 
-/* Do a and b (one from the log, one from a trace) say the same thing? */
-static bool derive_same(const struct ev *a, const struct ev *b)
+/*
+ * Do a and b (one from the log, one from a trace) say the same thing?
+ * @gap: how far apart they are.
+ */
+static bool derive_same(const struct ev *a, const struct ev *b,
+			    uint64_t *gap)
 {
 	const struct classify_incident *x = &a->u.incident.inc;
 	const struct classify_incident *y = &b->u.incident.inc;
@@ -177,6 +202,7 @@ static bool derive_same(const struct ev *a, const struct ev *b)
 		dt = b->t_ns - a_end;
 	else if (b_end < a->t_ns)
 		dt = a->t_ns - b_end;
+	*gap = dt;
 	if (dt > DERIVE_MATCH_NS || strcmp(derive_who(a), derive_who(b)))
 		return false;
 	/*
@@ -277,56 +303,120 @@ static bool derive_same_burst(const struct ev *h, const struct ev *ev)
 
 /*
  * The log's incident, just merged into held[i], may be the same command
- * as another trace incident still held (its sense and its request's I/O
- * error came as two): that one goes into it too.
+ * as other trace incidents still held (its sense and its request's I/O
+ * error came as two): the nearest of each kind goes into it too.
  */
 static void derive_absorb(struct derive *d, unsigned int i)
 {
-	unsigned int j;
-
-	for (j = 0; j < d->nheld; j++) {
-		struct derive_held *o = &d->held[j];
+	for (;;) {
 		struct derive_held *h = &d->held[i];
-		unsigned int kbit = 1u << o->ev->u.incident.inc.kind;
+		unsigned int j, best = d->nheld;
+		uint64_t gap, best_gap = 0;
 
-		if (j == i || o->origin != DERIVE_FROM_TRACE ||
-		    (h->trace_kinds & kbit) || !derive_same(h->ev, o->ev))
-			continue;
-		h->trace_kinds |= kbit;
-		derive_merge(h, o->ev, DERIVE_FROM_TRACE);
-		memmove(&d->held[j], &d->held[j + 1],
-			(d->nheld - j - 1) * sizeof(d->held[0]));
-		d->nheld--;
-		if (j < i)
+		for (j = 0; j < d->nheld; j++) {
+			const struct derive_held *o = &d->held[j];
+
+			if (j == i || o->origin != DERIVE_FROM_TRACE ||
+			    (h->trace_kinds & o->trace_kinds) ||
+			    !derive_same(h->ev, o->ev, &gap))
+				continue;
+			if (best == d->nheld || gap < best_gap) {
+				best = j;
+				best_gap = gap;
+			}
+		}
+		if (best == d->nheld)
+			return;
+		h->trace_kinds |= d->held[best].trace_kinds;
+		if (d->req.serial == d->held[best].serial)
+			d->req.serial = h->serial;
+		derive_merge(h, d->held[best].ev, DERIVE_FROM_TRACE);
+		derive_drop(d, best);
+		if (best < i)
 			i--;
-		j--;
 	}
+}
+
+/*
+ * A trace's I/O error of the request whose command failed with sense just
+ * before: into the incident that took that sense, as its I/O error or
+ * as one more of its burst's.
+ */
+static bool derive_req_error(struct derive *d, struct ev *ev)
+{
+	unsigned int i, kbit = 1u << CLASSIFY_IO_ERROR;
+
+	if (!d->req.serial || ev->t_ns < d->req.t_ns ||
+	    ev->t_ns - d->req.t_ns > DERIVE_REQ_NS)
+		return false;
+	for (i = 0; i < d->nheld; i++) {
+		struct derive_held *h = &d->held[i];
+
+		if (h->serial != d->req.serial)
+			continue;
+		if (strcmp(derive_who(h->ev), derive_who(ev)))
+			return false;
+		d->req.serial = 0;
+		if (d->req.own && !(h->trace_kinds & kbit)) {
+			h->trace_kinds |= kbit;
+			derive_merge(h, ev, DERIVE_FROM_TRACE);
+		} else {
+			derive_evidence(h->ev, ev->u.incident.evidence[0]);
+			ev_free(ev);
+		}
+		return true;
+	}
+	return false;
+}
+
+static void derive_req_note(struct derive *d, const struct derive_held *h,
+			    uint64_t t_ns, bool own)
+{
+	d->req.serial = h->serial;
+	d->req.t_ns = t_ns;
+	d->req.own = own;
 }
 
 static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 			uint32_t devt, uint32_t tag)
 {
-	unsigned int i;
+	enum classify_kind kind = ev->u.incident.inc.kind;
+	unsigned int i, best = d->nheld, kbit = 1u << kind;
+	uint64_t t_ns = ev->t_ns, gap, best_gap = 0;
+	struct derive_held *h;
 
+	if (origin == DERIVE_FROM_TRACE && kind == CLASSIFY_IO_ERROR &&
+	    derive_req_error(d, ev))
+		return;
+	/*
+	 * A log incident takes one trace incident of each kind, the
+	 * nearest: its command's sense and its request's I/O error
+	 */
 	for (i = 0; i < d->nheld; i++) {
-		struct derive_held *h = &d->held[i];
-		unsigned int kbit = 1u << ev->u.incident.inc.kind;
-
-		/* a log incident takes one trace incident of each kind: its
-		 * command's sense and its request's I/O error */
-		if (origin == DERIVE_FROM_TRACE ? !(h->trace_kinds & kbit) &&
-		    (h->origin & DERIVE_FROM_LOG) : !(h->origin & origin)) {
-			if (!derive_same(h->ev, ev))
-				continue;
-			if (origin == DERIVE_FROM_TRACE)
-				h->trace_kinds |= kbit;
-			else
-				h->trace_kinds |= 1u << h->ev->u.incident.inc.kind;
-			derive_merge(h, ev, origin);
-			if (origin == DERIVE_FROM_LOG)
-				derive_absorb(d, i);
-			return;
+		h = &d->held[i];
+		if (origin == DERIVE_FROM_TRACE ?
+		    (h->trace_kinds & kbit) || !(h->origin & DERIVE_FROM_LOG) :
+		    (h->origin & origin) != 0)
+			continue;
+		if (!derive_same(h->ev, ev, &gap))
+			continue;
+		if (best == d->nheld || gap < best_gap) {
+			best = i;
+			best_gap = gap;
 		}
+	}
+	if (best < d->nheld) {
+		h = &d->held[best];
+		if (origin == DERIVE_FROM_TRACE)
+			h->trace_kinds |= kbit;
+		else
+			h->trace_kinds |= 1u << h->ev->u.incident.inc.kind;
+		derive_merge(h, ev, origin);
+		if (origin == DERIVE_FROM_LOG)
+			derive_absorb(d, best);
+		else if (kind == CLASSIFY_SENSE)
+			derive_req_note(d, h, t_ns, true);
+		return;
 	}
 	/*
 	 * The log names one timeout per burst (the first abort implies it)
@@ -335,28 +425,32 @@ static void derive_hold(struct derive *d, struct ev *ev, unsigned int origin,
 	 */
 	if (origin == DERIVE_FROM_TRACE && derive_counts_commands(ev)) {
 		for (i = 0; i < d->nheld; i++) {
-			struct ev *h = d->held[i].ev;
+			struct classify_incident *inc;
 
-			if (derive_same_burst(h, ev)) {
-				struct classify_incident *inc = &h->u.incident.inc;
-
-				inc->count = inc->count > 0 ? inc->count + 1 : 2;
-				derive_evidence(h, ev->u.incident.evidence[0]);
-				d->held[i].origin |= DERIVE_FROM_TRACE;
-				ev_free(ev);
-				return;
-			}
+			h = &d->held[i];
+			if (!derive_same_burst(h->ev, ev))
+				continue;
+			inc = &h->ev->u.incident.inc;
+			inc->count = inc->count > 0 ? inc->count + 1 : 2;
+			derive_evidence(h->ev, ev->u.incident.evidence[0]);
+			h->origin |= DERIVE_FROM_TRACE;
+			if (kind == CLASSIFY_SENSE)
+				derive_req_note(d, h, t_ns, false);
+			ev_free(ev);
+			return;
 		}
 	}
 	if (d->nheld == DERIVE_HELD_MAX)
 		derive_release(d, 0);
-	d->held[d->nheld].ev = ev;
-	d->held[d->nheld].origin = origin;
-	d->held[d->nheld].trace_kinds = origin == DERIVE_FROM_TRACE ?
-					1u << ev->u.incident.inc.kind : 0;
-	d->held[d->nheld].devt = devt;
-	d->held[d->nheld].tag = tag;
-	d->nheld++;
+	h = &d->held[d->nheld++];
+	h->ev = ev;
+	h->origin = origin;
+	h->trace_kinds = origin == DERIVE_FROM_TRACE ? kbit : 0;
+	h->devt = devt;
+	h->tag = tag;
+	h->serial = ++d->serial;
+	if (origin == DERIVE_FROM_TRACE && kind == CLASSIFY_SENSE)
+		derive_req_note(d, h, t_ns, true);
 }
 
 /* An incident of the classifier, as an event held for its other half. */
