@@ -93,7 +93,12 @@ static void tracerec_add_id(struct tracerec_state *st, struct tep_event *ev,
 	e->native = tep_is_file_bigendian(ev->tep) ==
 		    tep_is_local_bigendian(ev->tep);
 	e->nfields = 0;		/* a new event: its fields are looked up anew */
+	e->cursor = 0;
 }
+
+_Static_assert(sizeof(((struct tracerec_state *)0)->ids) /
+	       sizeof(((struct tracerec_state *)0)->ids[0]) < 256,
+	       "id_hint holds 1 + an index of ids");
 
 int tracerec_state_init(struct tracerec_state *st, struct tep_handle *tep)
 {
@@ -119,6 +124,7 @@ int tracerec_state_events(struct tracerec_state *st)
 	if (!st || !st->tep)
 		return -EINVAL;
 	st->nids = 0;
+	memset(st->id_hint, 0, sizeof(st->id_hint));
 	n = tep_get_events_count(st->tep);
 	for (i = 0; i < n; i++) {
 		ev = tep_get_event(st->tep, i);
@@ -237,80 +243,101 @@ struct tracerec_ev {
 	size_t size;
 };
 
+/* What tracerec_num() needs of field f, of an event of id */
+static void tracerec_field_fill(const struct tracerec_event_id *id,
+				struct tracerec_field_cache *c,
+				const char *name, struct tep_format_field *f)
+{
+	memset(c, 0, sizeof(*c));
+	c->name = name;
+	c->field = f;
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+		return;
+	c->number = true;
+	c->size = (uint8_t)f->size;
+	c->end = (uint32_t)f->offset + (uint32_t)f->size;
+	/*
+	 * Read in place where the trace is this machine's (a live one
+	 * always is): tep_read_number_field() cost half of decoding a
+	 * record, five or six fields of each.
+	 */
+	c->in_place = id->native && !(f->size & (f->size - 1));
+	c->is_signed = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+}
+
 /*
  * libtraceevent finds a field by comparing names along a list; the
- * decoders ask for the same few names of every record, so each event id
- * keeps the answers, keyed by the name's address (the decoders pass
- * literals).
+ * decoders ask for the same few names of every record, in the same
+ * order, so each event id keeps the answers in the order asked, keyed
+ * by the name's address (the decoders pass literals), and looks at the
+ * one after the last answer first.  @scratch holds the answer when the
+ * cache is full.
  */
-static struct tep_format_field *tracerec_field(const struct tracerec_ev *e,
-					       const char *name)
+static const struct tracerec_field_cache *
+tracerec_field(const struct tracerec_ev *e, const char *name,
+	       struct tracerec_field_cache *scratch)
 {
 	struct tracerec_event_id *id = e->id;
+	struct tracerec_field_cache *c;
 	struct tep_format_field *f;
-	unsigned int i;
+	unsigned int i = id->cursor;
 
+	if (i < id->nfields && id->fields[i].name == name) {
+		id->cursor = i + 1;
+		return &id->fields[i];
+	}
 	for (i = 0; i < id->nfields; i++)
-		if (id->fields[i].name == name)
-			return id->fields[i].field;
+		if (id->fields[i].name == name) {
+			id->cursor = i + 1;
+			return &id->fields[i];
+		}
 	f = tep_find_field(id->event, name);
 	if (!f)
 		f = tep_find_common_field(id->event, name);
+	c = scratch;
 	if (id->nfields < TRACEREC_FIELDS_CACHED) {
-		id->fields[id->nfields].name = name;
-		id->fields[id->nfields].field = f;
-		id->nfields++;
+		c = &id->fields[id->nfields++];
+		id->cursor = id->nfields;
 	}
-	return f;
+	tracerec_field_fill(id, c, name, f);
+	return c;
 }
 
 /* -ENOENT: no such field in this kernel's format; -EINVAL: out of bounds */
 static int tracerec_num(const struct tracerec_ev *e, const char *name,
 			uint64_t *val)
 {
-	struct tep_format_field *f = tracerec_field(e, name);
+	struct tracerec_field_cache scratch;
+	const struct tracerec_field_cache *c = tracerec_field(e, name,
+							      &scratch);
+	const uint8_t *p = e->data;
 	unsigned long long v;
+	uint16_t v16;
+	uint32_t v32;
 
-	if (!f)
+	if (!c->field)
 		return -ENOENT;
-	if (f->offset < 0 || f->size <= 0 || f->size > 8 ||
-	    (size_t)f->offset + (size_t)f->size > e->size ||
-	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+	if (!c->number || c->end > e->size)
 		return -EINVAL;
-	/*
-	 * Read in place where the trace is this machine's (a live one
-	 * always is): tep_read_number_field() cost half of decoding a
-	 * record, five or six fields of each.
-	 */
-	if (e->id->native && f->size <= 8 &&
-	    !(f->size & (f->size - 1))) {
-		const uint8_t *p = e->data + f->offset;
-		uint16_t v16;
-		uint32_t v32;
-
-		switch (f->size) {
-		case 1:
-			v = *p;
-			break;
-		case 2:
-			memcpy(&v16, p, 2);
-			v = v16;
-			break;
-		case 4:
-			memcpy(&v32, p, 4);
-			v = v32;
-			break;
-		default:
-			memcpy(&v, p, 8);
-			break;
-		}
-	} else if (tep_read_number_field(f, e->data, &v)) {
-		return -EINVAL;
+	p += c->end - c->size;
+	if (!c->in_place) {
+		if (tep_read_number_field(c->field, e->data, &v))
+			return -EINVAL;
+	} else if (c->size == 1) {
+		v = *p;
+	} else if (c->size == 2) {
+		memcpy(&v16, p, 2);
+		v = v16;
+	} else if (c->size == 4) {
+		memcpy(&v32, p, 4);
+		v = v32;
+	} else {
+		memcpy(&v, p, 8);
 	}
 	/* sign-extend signed fields so an int -5 reads as -5 */
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 &&
-	    (v >> (f->size * 8 - 1)) & 1)
-		v |= ~0ULL << (f->size * 8);
+	if (c->is_signed && c->size < 8 && (v >> (c->size * 8 - 1)) & 1)
+		v |= ~0ULL << (c->size * 8);
 	*val = v;
 	return 0;
 }
@@ -319,7 +346,9 @@ static int tracerec_num(const struct tracerec_ev *e, const char *name,
 static int tracerec_array(const struct tracerec_ev *e, const char *name,
 			  const uint8_t **p, size_t *len)
 {
-	struct tep_format_field *f = tracerec_field(e, name);
+	struct tracerec_field_cache scratch;
+	const struct tep_format_field *f = tracerec_field(e, name,
+							  &scratch)->field;
 	size_t off, n;
 	uint32_t loc;
 
@@ -825,9 +854,14 @@ static int tracerec_blk(struct tracerec_state *st, const struct tracerec_ev *e,
 	b->error = (int32_t)error;
 	if (b->error)
 		rec->flags = USBTRAIL_F_ERROR;
-	/* latency since issue (the module: since the request was made) */
-	for (i = 0; i < TRACEREC_PENDING_MAX; i++) {
-		struct tracerec_pending *p = &st->pending[i];
+	/*
+	 * latency since issue (the module: since the request was made):
+	 * the newest issue of that sector, searched from the newest back,
+	 * where the few in flight are
+	 */
+	for (i = 1; i <= TRACEREC_PENDING_MAX; i++) {
+		struct tracerec_pending *p = &st->pending[(st->pending_next - i) %
+							  TRACEREC_PENDING_MAX];
 
 		if (p->ts && p->devt == b->devt && p->sector == sector) {
 			if (ts > p->ts)
@@ -943,16 +977,23 @@ int tracerec_parse_event(struct tracerec_state *st, uint64_t ts,
 		return -EINVAL;
 	}
 	memcpy(&type, data, sizeof(type));	/* common_type */
-	for (i = 0; i < st->nids; i++) {
-		if (st->ids[i].id == type) {
-			id = &st->ids[i];
-			break;
+	i = st->id_hint[type & 255];
+	if (i && i <= st->nids && st->ids[i - 1].id == type) {
+		id = &st->ids[i - 1];
+	} else {
+		for (i = 0; i < st->nids; i++) {
+			if (st->ids[i].id == type) {
+				id = &st->ids[i];
+				st->id_hint[type & 255] = (uint8_t)(i + 1);
+				break;
+			}
 		}
 	}
 	if (!id) {
 		st->unknown++;
 		return 0;
 	}
+	id->cursor = 0;
 	e.id = id;
 	switch (id->kind) {
 	case TRACEREC_XHCI_EVENT:
@@ -1052,10 +1093,12 @@ int tracerec_parse_page(struct tracerec_state *st, struct kbuffer *kb,
 		st->malformed++;
 		return -EINVAL;
 	}
-	buf = calloc(1, size + TRACEREC_PAGE_PAD);
+	/* not calloc(): zeroing the page cost a tenth of decoding it */
+	buf = malloc(size + TRACEREC_PAGE_PAD);
 	if (!buf)
 		return -ENOMEM;
 	memcpy(buf, page, size);
+	memset(buf + size, 0, TRACEREC_PAGE_PAD);
 	if (kbuffer_load_subbuffer(kb, buf) < 0) {
 		st->malformed++;
 		free(buf);

@@ -86,6 +86,12 @@ struct tracerec_disk {
 struct tracerec_field_cache {
 	const char *name;	/* the caller's string: compared by address */
 	struct tep_format_field *field;	/* NULL: the event has none */
+	/* for a number (tracerec_num()), worked out when it is cached */
+	uint32_t end;		/* offset + size: the event must hold it */
+	uint8_t size;
+	bool number;		/* a scalar of 1 to 8 bytes */
+	bool in_place;		/* native order, size 1, 2, 4 or 8 */
+	bool is_signed;
 };
 
 struct tracerec_event_id {
@@ -95,6 +101,11 @@ struct tracerec_event_id {
 	struct tep_event *event;
 	bool native;		/* its data in this machine's byte order */
 	unsigned int nfields;
+	/*
+	 * where the next name is looked for first: a decoder asks for the
+	 * same names in the same order for every record of the event
+	 */
+	unsigned int cursor;
 	struct tracerec_field_cache fields[TRACEREC_FIELDS_CACHED];
 };
 
@@ -134,6 +145,7 @@ struct tracerec_state {
 	/* the events of the tep this state decodes */
 	unsigned int nids;
 	struct tracerec_event_id ids[TRACEREC_KIND_MAX + 16];
+	uint8_t id_hint[256];	/* by type & 255: 1 + its index in ids */
 	/* what earlier events said */
 	struct tracerec_slot slots[TRACEREC_SLOTS];
 	uint8_t cmd_cc[TRACEREC_CPUS_MAX];	/* command completion codes */
