@@ -383,6 +383,34 @@ static void test_sense_ratelimited(void **state)
 }
 
 /*
+ * A failed write the log says nothing of (its lines rate-limited, or no
+ * log read): the trace's sense and its request's I/O error are one sense
+ * incident, at the request's sector.
+ */
+static void test_sense_trace_only(void **state)
+{
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	const struct ev *inc;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	failed_write(d, &m, 10 * SEC);
+	derive_flush(d);
+	assert_int_equal(count_kind(&out, CLASSIFY_IO_ERROR), 0);
+	assert_int_equal(count_kind(&out, CLASSIFY_SENSE), 1);
+	inc = find_kind(&out, CLASSIFY_SENSE);
+	assert_int_equal(inc->u.incident.inc.sector, 20480);
+	assert_int_equal(inc->u.incident.inc.key, 0xb);
+	assert_int_equal(inc->u.incident.nevidence, 2);
+	out_free(&out);
+	derive_free(d);
+}
+
+/*
  * Where the trace has no sense (tracefs before 6.12), the log's failed
  * command takes the nearest of the trace's I/O errors at its sector: an
  * earlier one whose lines were rate-limited stays an io-error.
@@ -842,6 +870,7 @@ int main(void)
 		cmocka_unit_test(test_reset_span),
 		cmocka_unit_test(test_sense_ratelimited),
 		cmocka_unit_test(test_io_error_nearest),
+		cmocka_unit_test(test_sense_trace_only),
 		cmocka_unit_test(test_timeout_burst),
 		cmocka_unit_test(test_xhci_codes),
 		cmocka_unit_test(test_xhci_cc_table),

@@ -262,6 +262,9 @@ static void derive_merge(struct derive_held *h, struct ev *ev,
 		/* the trace saw the timeout the log only implied, and when */
 		if (ti->inc.kind == CLASSIFY_TIMEOUT)
 			ti->inc.inferred = false;
+		/* a command's request failed at this sector */
+		if (ti->inc.sector < 0 && ni->inc.sector >= 0)
+			ti->inc.sector = ni->inc.sector;
 		if (ev->t_ns < into->t_ns) {
 			into->t_ns = ev->t_ns;
 			ti->inc.t = (double)ev->t_ns / 1e9;
