@@ -8,6 +8,7 @@
 
 #include "modrec.h"
 #include "recpkt.h"
+#include "util.h"
 
 static size_t recpkt_name(uint8_t *p, const char *s, size_t max)
 {
@@ -48,14 +49,6 @@ size_t recpkt_pack(const struct ev *ev, uint8_t *buf)
 	return n + USBTRAIL_RECORD_SIZE;
 }
 
-static void recpkt_copy(char *dst, size_t size, const uint8_t *src, size_t n)
-{
-	if (n >= size)
-		n = size - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 int recpkt_parse(const uint8_t *buf, size_t len, struct ev *ev)
 {
 	struct usbtrail_record rec;
@@ -92,12 +85,12 @@ int recpkt_parse(const uint8_t *buf, size_t len, struct ev *ev)
 	memcpy(&dev, buf + 26, 2);
 	ev->ident.busnum = bus < 0 ? -1 : bus;
 	ev->ident.devnum = dev < 0 ? -1 : dev;
-	recpkt_copy(ev->ident.disk, sizeof(ev->ident.disk), buf + RECPKT_FIXED,
-		    buf[28]);
-	recpkt_copy(ev->ident.usb, sizeof(ev->ident.usb),
-		    buf + RECPKT_FIXED + buf[28], buf[29]);
-	recpkt_copy(ev->ident.scsi, sizeof(ev->ident.scsi),
-		    buf + RECPKT_FIXED + buf[28] + buf[29], buf[30]);
+	util_copy(ev->ident.disk, sizeof(ev->ident.disk),
+		  (const char *)buf + RECPKT_FIXED, buf[28]);
+	util_copy(ev->ident.usb, sizeof(ev->ident.usb),
+		  (const char *)buf + RECPKT_FIXED + buf[28], buf[29]);
+	util_copy(ev->ident.scsi, sizeof(ev->ident.scsi),
+		  (const char *)buf + RECPKT_FIXED + buf[28] + buf[29], buf[30]);
 	ev->u.rec = rec;
 	return 0;
 }

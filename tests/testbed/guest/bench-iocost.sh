@@ -15,6 +15,10 @@
 # own, one line per run and workload:
 #   CONFIG ROUND WORKLOAD IOS ELAPSED IDLE IOWAIT BUSY COLLECTOR MB/s IOPS SECS
 #          CTXT INTR LOC
+# and, per run of a collector (both workloads, from its start to its exit,
+# its children's and its work after it was stopped included: trace-cmd
+# writes its output file then), from wait4() through /tests/utrusage:
+#   CONFIG ROUND life USER_US SYS_US
 # WORKLOAD is seq or rand, IOS its writes; ELAPSED, IDLE, IOWAIT, BUSY
 # (= ELAPSED - IDLE - IOWAIT) and COLLECTOR (the collector's own CPU time,
 # its threads and its children's) are nanoseconds of the guest's clock over
@@ -47,20 +51,20 @@ pid='' tasks=''
 
 # CONFIG: load what it needs, start its collector, settle
 start() {
-	rm -rf /tmp/c /tmp/t.dat
+	rm -rf /tmp/c /tmp/t.dat /tmp/life.txt
 	case $1 in
 	module|rec-module) insmod "$USBTRAIL_KO" || exit 1 ;;
 	esac
 	pid=
 	case $1 in
 	rec-module|rec-tracefs)
-		usbtrail record -q --no-usbmon --source "${1#rec-}" \
-			-o /tmp/c >/dev/null 2>/tmp/c.err &
+		/tests/utrusage /tmp/life.txt usbtrail record -q --no-usbmon \
+			--source "${1#rec-}" -o /tmp/c >/dev/null 2>/tmp/c.err &
 		pid=$! ;;
 	trace-cmd)
 		# shellcheck disable=SC2086 # $events: words
-		trace-cmd record -q -b 1024 $events -o /tmp/t.dat \
-			>/dev/null 2>&1 &
+		/tests/utrusage /tmp/life.txt trace-cmd record -q -b 1024 \
+			$events -o /tmp/t.dat >/dev/null 2>&1 &
 		pid=$! ;;
 	esac
 	sleep 2			# attached before the writes begin
@@ -127,11 +131,12 @@ snap() {	# FILES...
 		}'
 }
 
-# CONFIG: stop its collector, unload what it loaded
+# CONFIG ROUND: stop its collector, unload what it loaded
 stop() {
 	if [ -n "$pid" ]; then
 		kill -INT "$pid"
 		wait "$pid"
+		[ -s /tmp/life.txt ] && echo "$1 $2 life $(cat /tmp/life.txt)"
 	fi
 	case $1 in
 	module|rec-module) rmmod usbtrail ;;
@@ -164,7 +169,7 @@ while [ $r -le "$rounds" ]; do
 		start "$c"
 		measure "$c" $r seq 1048576 256
 		measure "$c" $r rand 4096 3000
-		stop "$c"
+		stop "$c" $r
 	done
 	r=$((r + 1))
 done
