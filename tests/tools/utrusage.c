@@ -25,7 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t utrusage_child;
+/* set before the handlers are installed, read-only after */
+static pid_t utrusage_child;
 
 static void utrusage_forward(int sig)
 {
@@ -50,17 +51,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: utrusage OUTFILE COMMAND [ARG...]\n");
 		return 2;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = utrusage_forward;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	pid = fork();
 	if (pid < 0) {
 		perror("utrusage: fork");
 		return 1;
 	}
 	if (!pid) {
+		/* a shell's background job has them ignored: not the command */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(argv[2], argv + 2);
@@ -68,6 +65,11 @@ int main(int argc, char **argv)
 		_exit(127);
 	}
 	utrusage_child = pid;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = utrusage_forward;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	while (wait4(pid, &status, 0, &ru) < 0) {
 		if (errno != EINTR) {
 			perror("utrusage: wait4");
