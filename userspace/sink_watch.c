@@ -338,13 +338,22 @@ static bool watch_ours(const char *name)
 	       name[16] == '-' && !strchr(name, '/');
 }
 
+/* The disk space @path takes itself: a directory's own blocks too */
+static uint64_t watch_blocks(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) ? 0 : (uint64_t)st.st_blocks * 512;
+}
+
 static void watch_entry_stat(struct watch_entry *e)
 {
 	char p[4400];
 	struct stat st;
 	unsigned int i;
 
-	e->bytes = 0;
+	/* as du(1) counts it: the directory, then the files we write */
+	e->bytes = watch_blocks(e->path);
 	e->mtime = 0;
 	for (i = 0; watch_files[i]; i++) {
 		watch_path(p, sizeof(p), "%s/%s", e->path, watch_files[i]);
@@ -436,8 +445,16 @@ static void watch_prune(struct sink_watch *w, uint64_t need)
 {
 	struct watch_entry *ring = NULL, *inc = NULL;
 	int nring, ninc, i;
-	uint64_t total = 0;
+	uint64_t total;
+	char dir[4200];
 	time_t old = 0;
+
+	/* the store's own directories count too */
+	total = watch_blocks(w->o.dir);
+	watch_path(dir, sizeof(dir), "%s/ring", w->o.dir);
+	total += watch_blocks(dir);
+	watch_path(dir, sizeof(dir), "%s/incidents", w->o.dir);
+	total += watch_blocks(dir);
 
 	nring = watch_list(w, "ring", &ring);
 	ninc = watch_list(w, "incidents", &inc);
