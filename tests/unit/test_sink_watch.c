@@ -315,9 +315,11 @@ static void test_keep(void **state)
 	for (t = SEC; t < 40000 * (SEC / 1000); t += SEC / 1000)
 		feed(&f, marker(t));
 	assert_int_equal(f.s.close(&f.s), 0);
-	/* within --keep as du(1) counts the store, the directories too,
+	/*
+	 * within --keep as du(1) counts the store, the directories too,
 	 * but for what the user put there; ring pieces were removed,
-	 * oldest first */
+	 * oldest first
+	 */
 	assert_int_equal(lstat(mine, &st), 0);
 	theirs = du(mine) + (uint64_t)st.st_blocks * 512;
 	assert_int_equal(lstat(f.dir, &st), 0);
