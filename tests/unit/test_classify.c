@@ -598,6 +598,45 @@ static void test_attribution(void **state)
 	assert_int_equal(d[1].host, 0);
 	assert_string_equal(d[1].disk, "sdb");
 	classify_free(c);
+	/*
+	 * The other order (the test bed's console, 6.1, 55-arm64-same in a
+	 * CI run): "scsi host0: uas" comes after the second device's
+	 * announcement but before usb-storage claims it, and the uas disk
+	 * attaches before that too.  The claim takes the second device
+	 * back; host0 and sda are the first's.
+	 */
+	c = run_text("[ 3.037] usb 2-1: new SuperSpeed USB device number 2 "
+		     "using xhci_hcd\n"
+		     "[ 3.058] usb 2-1: New USB device found, idVendor=46f4, "
+		     "idProduct=0003, bcdDevice= 0.00\n"
+		     "[ 3.167] usbcore: registered new interface driver "
+		     "usb-storage\n"
+		     "[ 3.196] usb 2-2: new SuperSpeed USB device number 3 "
+		     "using xhci_hcd\n"
+		     "[ 3.209] scsi host0: uas\n"
+		     "[ 3.220] usb 2-2: New USB device found, idVendor=46f4, "
+		     "idProduct=0001, bcdDevice= 0.00\n"
+		     "[ 3.221] scsi 0:0:0:0: Direct-Access     QEMU     QEMU "
+		     "HARDDISK    2.5+ PQ: 0 ANSI: 5\n"
+		     "[ 3.224] usb-storage 2-2:1.0: USB Mass Storage device "
+		     "detected\n"
+		     "[ 3.233] sd 0:0:0:0: [sda] 2097152 512-byte logical "
+		     "blocks: (1.07 GB/1.00 GiB)\n"
+		     "[ 3.236] scsi host1: usb-storage 2-2:1.0\n"
+		     "[ 4.270] sd 1:0:0:0: [sdb] 2097152 512-byte logical "
+		     "blocks: (1.07 GB/1.00 GiB)\n");
+	d = classify_devices(c, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(d[0].usb, "2-1");
+	assert_string_equal(d[0].driver, "uas");
+	assert_int_equal(d[0].host, 0);
+	assert_string_equal(d[0].disk, "sda");
+	assert_string_equal(d[0].size, "1.07 GB");
+	assert_string_equal(d[1].usb, "2-2");
+	assert_string_equal(d[1].driver, "usb-storage");
+	assert_int_equal(d[1].host, 1);
+	assert_string_equal(d[1].disk, "sdb");
+	classify_free(c);
 }
 
 /* Every row's test line is that row's, and maps as the row says. */

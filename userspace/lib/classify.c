@@ -2295,13 +2295,46 @@ static struct classify_device *classify_dev_unbound(struct classify *c)
 	return best;
 }
 
+/*
+ * usb-storage has just claimed @d by name, which a "scsi hostN: uas" line
+ * was taken to be about: that line was about another device announced
+ * with it.  The SCSI host and what its disk said go to the one
+ * classify_dev_unbound() picks now that @d is usb-storage's.
+ */
+static void classify_dev_rehome(struct classify *c, struct classify_device *d)
+{
+	struct classify_device was = *d, *o;
+
+	d->host = -1;
+	d->disk[0] = '\0';
+	d->vendor[0] = d->model[0] = d->size[0] = '\0';
+	d->blocks = 0;
+	d->block_size = 0;
+	d->bound = false;
+	d->guessed = false;
+	snprintf(d->driver, sizeof(d->driver), "usb-storage");
+	o = classify_dev_unbound(c);
+	if (!o)
+		return;
+	o->host = was.host;
+	o->bound = true;
+	o->guessed = true;
+	snprintf(o->driver, sizeof(o->driver), "uas");
+	memcpy(o->disk, was.disk, sizeof(o->disk));
+	memcpy(o->vendor, was.vendor, sizeof(o->vendor));
+	memcpy(o->model, was.model, sizeof(o->model));
+	memcpy(o->size, was.size, sizeof(o->size));
+	o->blocks = was.blocks;
+	o->block_size = was.block_size;
+}
+
 static void classify_device_driver(struct classify *c,
 				   const struct classify_who *w,
 				   const struct kmsgtab_row *row,
 				   const struct kmsgtab_match *m)
 {
 	struct classify_device *d = NULL;
-	char buf[CLASSIFY_TEXT_MAX];
+	char buf[CLASSIFY_TEXT_MAX] = "";
 	long long v;
 
 	if (!classify_num(m, KMSGTAB_F_HOST, 10, &v))
@@ -2310,6 +2343,8 @@ static void classify_device_driver(struct classify *c,
 	    strchr(buf, '-')) {
 		classify_usb_name(buf);
 		d = classify_dev_usb(c, buf, true);
+		if (d && d->guessed && strstr(row->format, "usb-storage"))
+			classify_dev_rehome(c, d);
 	} else if (strstr(row->format, "usb-storage") &&
 		   c->pending_storage >= 0 &&
 		   c->pending_storage < (int)c->ndevs) {
@@ -2323,10 +2358,14 @@ static void classify_device_driver(struct classify *c,
 		return;
 	d->host = (int)v;
 	d->bound = true;
-	if (strstr(row->format, "usb-storage"))
+	d->guessed = false;
+	if (strstr(row->format, "usb-storage")) {
 		snprintf(d->driver, sizeof(d->driver), "usb-storage");
-	else
+	} else {
 		snprintf(d->driver, sizeof(d->driver), "uas");
+		/* unless it named the device */
+		d->guessed = !(buf[0] && strchr(buf, '-'));
+	}
 	c->pending_storage = -1;
 }
 
@@ -2405,6 +2444,8 @@ static void classify_device_row(struct classify *c,
 		d = classify_dev_usb(c, w->usb, true);
 		if (!d)
 			return;
+		if (d->guessed)
+			classify_dev_rehome(c, d);
 		snprintf(d->driver, sizeof(d->driver), "usb-storage");
 		c->pending_storage = (int)(d - c->devs);
 		return;

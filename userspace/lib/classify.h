@@ -220,6 +220,7 @@ struct classify_device {
 	 */
 	unsigned long announced;
 	bool bound;
+	bool guessed;	/* bound by "scsi hostN: uas", which names none */
 };
 
 /* The devices seen so far; *n gets how many. */
