@@ -1159,7 +1159,6 @@ struct classify_cmd_arg {
 	unsigned long msg;	/* the message's number (c->st.messages) */
 };
 
-/* Does the open command h take part a->part of a->disk? */
 /*
  * The message's number for the parts that must follow a command's at
  * once: a "callbacks suppressed" right before it is no gap.
@@ -1171,6 +1170,7 @@ static unsigned long classify_msg_no(const struct classify *c)
 	return c->st.messages;
 }
 
+/* Does the open command h take part a->part of a->disk? */
 static bool classify_cmd_takes(const struct classify_held *h, const void *arg)
 {
 	const struct classify_cmd_arg *a = arg;

@@ -187,7 +187,7 @@ static uint64_t derive_last_ns(const struct ev *ev)
  * @gap: how far apart they are.
  */
 static bool derive_same(const struct ev *a, const struct ev *b,
-			    uint64_t *gap)
+			uint64_t *gap)
 {
 	const struct classify_incident *x = &a->u.incident.inc;
 	const struct classify_incident *y = &b->u.incident.inc;
