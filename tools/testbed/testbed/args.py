@@ -76,6 +76,11 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
                    "(default: a temporary directory, kept on failure)")
     p.add_argument("--timeout", type=float, default=300, metavar="SECONDS",
                    help="kill the guest after this long (default 300)")
+    p.add_argument("--boot-retries", type=int, default=1, metavar="N",
+                   help="when the guest's kernel reports an RCU stall or a "
+                   "soft lockup before COMMAND starts, boot it again, up to "
+                   "N times (default 1; 0 never); the stalled boot's "
+                   "console is kept as console.stalled-1.log, ...")
     p.add_argument("--disk-size", default="1G", metavar="SIZE",
                    help="size of each emulated disk (default 1G)")
     p.add_argument("--memory", default="512M", help="guest memory")
@@ -136,6 +141,8 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
         if not re.match(r"^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}:[a-z]*$", q):
             p.error(f"bad --quirk '{q}' (expected VID:PID:FLAGS, "
                     "e.g. 46f4:0003:u)")
+    if a.boot_retries < 0:
+        p.error("--boot-retries must be 0 or more")
     if a.timeout <= 0:
         p.error("--timeout must be positive")
     if not 1 <= a.cpus <= CPUS_MAX:

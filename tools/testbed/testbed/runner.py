@@ -5,6 +5,7 @@ driven through QMP on time while COMMAND runs, its status returned."""
 import fcntl
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -22,6 +23,30 @@ from .faults import (DIP_FLOOR_BPS, DIP_FRACTION, ERRNO_EIO,
 from .initramfs import build_initramfs
 from .qemu import accel_arg, device_qdevs, icount_arg, qdev_arg
 from .qmp import Qmp
+
+# The guest's kernel reporting that it stalled: RCU's stall warnings
+# (kernel/rcu/tree_stall.h, "rcu: INFO: rcu_sched self-detected stall on
+# CPU", "... detected stalls on CPUs/tasks:", "... detected expedited
+# stalls ...") and the soft-lockup watchdog (kernel/watchdog.c).  Under
+# TCG on a loaded host, a CPU patching kernel text (jump labels, while
+# the stock modules load) has been seen to hold the other past RCU's
+# 21 s.
+STALL_RE = re.compile(rb"rcu: INFO: \S+ (?:self-)?detected (?:expedited )?"
+                      rb"stall|BUG: soft lockup - CPU#")
+COMMAND_START = b"testbed: command start"
+
+
+def boot_stall(console):
+    """The line of @console (bytes) where the kernel reported a stall
+    before the init said COMMAND starts, as text; None if none did."""
+    start = console.find(COMMAND_START)
+    m = STALL_RE.search(console if start < 0 else console[:start])
+    if not m:
+        return None
+    a = console.rfind(b"\n", 0, m.start()) + 1
+    b = console.find(b"\n", m.end())
+    return console[a:b if b >= 0 else len(console)].decode(
+        errors="replace").strip()
 
 
 class Run:
@@ -43,11 +68,10 @@ class Run:
             self.out = tempfile.mkdtemp(prefix="usbtrail-testbed-out.")
             self.out_is_tmp = True
         os.makedirs(self.out, exist_ok=True)
-        for n in ("faults.log", "console.log", "qemu.log", "qmp.log"):
-            try:
+        for n in os.listdir(self.out):
+            if n in ("faults.log", "console.log", "qemu.log", "qmp.log") \
+                    or re.fullmatch(r"console\.stalled-\d+\.log", n):
                 os.unlink(os.path.join(self.out, n))
-            except FileNotFoundError:
-                pass
         self.faults_log = open(os.path.join(self.out, "faults.log"), "w")
         self.qmp_log = open(os.path.join(self.out, "qmp.log"), "w",
                             buffering=1)
@@ -374,6 +398,7 @@ class Run:
                 accel = "kvm"
             else:
                 warn("--kvm: /dev/kvm is not usable, using TCG")
+        self.accel = accel
         self.start_qemu(accel)
         if accel == "kvm":
             # KVM has been seen to hang before the kernel prints a thing
@@ -385,7 +410,38 @@ class Run:
             warn("KVM guest printed nothing in 20 s: retrying with TCG")
             self.qmp.sock.close()
             self.kill_qemu()
+            self.accel = "tcg"
             self.start_qemu("tcg")
+
+    def boot_stalled(self):
+        """Before COMMAND: if the guest's kernel reported a stall while
+        booting, and --boot-retries allow, boot it again (its console
+        kept as console.stalled-N.log) and return True."""
+        now = time.monotonic()
+        if now < self.stall_check_at:
+            return False
+        self.stall_check_at = now + 1
+        try:
+            with open(os.path.join(self.out, "console.log"), "rb") as f:
+                line = boot_stall(f.read())
+        except OSError:
+            return False
+        if line is None or self.boots > self.a.boot_retries:
+            return False
+        kept = f"console.stalled-{self.boots}.log"
+        warn(f"the guest's kernel stalled while booting, before COMMAND "
+             f"ran ({line!r}); its console is {kept}; booting again "
+             f"({self.boots} of --boot-retries {self.a.boot_retries})")
+        self.qmp.sock.close()
+        self.kill_qemu()
+        os.replace(os.path.join(self.out, "console.log"),
+                   os.path.join(self.out, kept))
+        for n in os.listdir(self.tb):
+            if n not in ("cmd", "devices"):
+                os.unlink(os.path.join(self.tb, n))
+        self.boots += 1
+        self.start_qemu(self.accel)
+        return True
 
     def main(self):
         a = self.a
@@ -403,11 +459,16 @@ class Run:
             die(f"initramfs: {e}", EXIT_TESTBED)
         deadline = time.monotonic() + a.timeout
         self.boot()
+        self.boots, self.stall_check_at = 1, 0.0
 
         outs = {"stdout": [None, sys.stdout.buffer],
                 "stderr": [None, sys.stderr.buffer]}
         timed_out = False
         while True:
+            # before the streams: nothing of a stalled boot is copied out
+            if self.t0 is None and self.boot_stalled():
+                deadline = time.monotonic() + a.timeout
+                continue
             for name, o in outs.items():
                 if o[0] is None:
                     p = os.path.join(self.tb, name)
