@@ -237,6 +237,22 @@ static void test_fs_error(void **state)
 	assert_int_equal(count(CLASSIFY_FS_ERROR), 4);
 }
 
+/* ZFS names its vdev by a path: a disk's, or a link's the log never ties */
+static void test_fs_error_path(void **state)
+{
+	(void)state;
+	classify_free(run_text(
+		"[ 1.0] sd 6:0:0:0: [sdb] Attached SCSI disk\n"
+		"[ 2.0] zio pool=p vdev=/dev/sdc1 error=5 type=1 "
+		"offset=4000742645760 size=8192 flags=721601\n"
+		"[ 3.0] zio pool=q vdev=/dev/disk/by-id/usb-X_Y-0:0-part1 "
+		"error=5 type=2 offset=1 size=2 flags=3\n"));
+	assert_int_equal(count(CLASSIFY_FS_ERROR), 2);
+	find(CLASSIFY_FS_ERROR, "sdc", 0);
+	/* not the disk attached before it */
+	find(CLASSIFY_FS_ERROR, "", 0);
+}
+
 static void test_old_sense(void **state)
 {
 	const struct classify_incident *s;
@@ -764,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_hc_died),
 		cmocka_unit_test(test_offline),
 		cmocka_unit_test(test_fs_error),
+		cmocka_unit_test(test_fs_error_path),
 		cmocka_unit_test(test_old_sense),
 		cmocka_unit_test(test_old_plain),
 		cmocka_unit_test(test_enum_failure),

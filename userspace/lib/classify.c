@@ -1136,6 +1136,15 @@ static bool classify_disk_field(const struct kmsgtab_match *m,
 
 	if (!classify_value(m, KMSGTAB_F_DISK, buf, sizeof(buf)) || !buf[0])
 		return false;
+	/*
+	 * A path (ZFS's vdev=): /dev/sdc1 is sdc1; a link's name
+	 * (/dev/disk/by-id/usb-...) is no kernel name
+	 */
+	if (!strncmp(buf, "/dev/", 5)) {
+		if (strchr(buf + 5, '/'))
+			return false;
+		memmove(buf, buf + 5, strlen(buf + 5) + 1);
+	}
 	classify_devno_name(buf, sizeof(buf));
 	/* 2.6 printed the driver's "sd" or "sd00:00" where no disk was known */
 	if (!strncmp(buf, "sd", 2) && (buf[2] < 'a' || buf[2] > 'z'))
@@ -1886,6 +1895,15 @@ static void classify_offline(struct classify *c, const struct kmsg_record *rec,
  * The device of a line: the disk its fields name, or for the lines that
  * name none, the disk the lines before named.  part gets the partition.
  */
+/* The line names its disk by a path (/dev/disk/by-id/...) */
+static bool classify_named_by_path(const struct kmsgtab_match *m)
+{
+	size_t len = 0;
+	const char *v = kmsgtab_value(m, KMSGTAB_F_DISK, &len);
+
+	return v && len && *v == '/';
+}
+
 static void classify_row_device(struct classify *c, struct classify_who *w,
 				const struct kmsgtab_row *row,
 				const struct kmsgtab_match *m, char *part)
@@ -1899,9 +1917,11 @@ static void classify_row_device(struct classify *c, struct classify_who *w,
 	}
 	/*
 	 * usb-storage of 2.6 and 3.x, "JBD2: ...", "blk_partition_remap:
-	 * fail" name no device: the disk the lines before named
+	 * fail" name no device: the disk the lines before named (not for a
+	 * line that names one by a path the log does not tie to a disk)
 	 */
 	if (!w->dev[0] && !w->disk[0] && c->last_disk[0] &&
+	    !classify_named_by_path(m) &&
 	    (row->kind == CLASSIFY_ABORT || row->kind == CLASSIFY_RESET ||
 	     row->kind == CLASSIFY_TIMEOUT || row->kind == CLASSIFY_FS_ERROR ||
 	     row->kind == CLASSIFY_IO_ERROR || row->kind == CLASSIFY_SENSE)) {
