@@ -79,6 +79,17 @@ static const struct form forms[] = {
 	  5.280709, KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
 	{ "[    5.280709][    C1] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO,
 	  5.280709, KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
+	/* Samsung Exynos 3.x kernels (ODROID-XU4): the CPU, "[c0]" */
+	{ "[ 1394.012800] [c0] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO,
+	  1394.0128, KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
+	/* a dmesg line copied without its "[" */
+	{ "809.987218] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO, 809.987218,
+	  KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
+	{ "5.2] " MSG, KMSG_FMT_PLAIN, KMSG_CLOCK_NONE, 0,
+	  KMSG_CLOCK_NONE, 0, "5.2] " MSG, NULL, -1 },
+	/* an RFC 3339 stamp and ": " before each line (a script's) */
+	{ "2026-11-29T23:10:27+0000: " MSG, KMSG_FMT_ISO_COLON, KMSG_CLOCK_REAL,
+	  EPOCH_2026_11_29, KMSG_CLOCK_REAL, EPOCH_2026_11_29, MSG, NULL, -1 },
 	/* Android, MediaTek: "(cpu)[pid:comm]" */
 	{ "[   12.000001] (3)[1234:kworker/3:1]" MSG, KMSG_FMT_DMESG,
 	  KMSG_CLOCK_MONO, 12.000001, KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },

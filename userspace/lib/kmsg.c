@@ -50,6 +50,7 @@ static const char *const kmsg_format_names[KMSG_FMT_COUNT] = {
 	[KMSG_FMT_METALOG] = "metalog",
 	[KMSG_FMT_TALOS] = "talosctl dmesg",
 	[KMSG_FMT_LOGCAT] = "logcat -b kernel",
+	[KMSG_FMT_ISO_COLON] = "RFC 3339 stamp and colon",
 };
 
 const char *kmsg_format_name(enum kmsg_format f)
@@ -324,7 +325,10 @@ static int kmsg_mono_number(const char **p, const char *end, double *t)
 	return 0;
 }
 
-/* printk's caller id: "[  T123]" or "[    C1]", after the time */
+/*
+ * printk's caller id: "[  T123]" or "[    C1]", after the time; and the
+ * "[c0]" CPU that Samsung's Exynos kernels (3.x, ODROID) print there
+ */
 static bool kmsg_caller(const char **p, const char *end,
 			struct kmsg_record *r)
 {
@@ -335,7 +339,7 @@ static bool kmsg_caller(const char **p, const char *end,
 		return false;
 	kmsg_skip_spaces(&q, end);
 	id = q;
-	if (q >= end || (*q != 'T' && *q != 'C'))
+	if (q >= end || (*q != 'T' && *q != 'C' && *q != 'c'))
 		return false;
 	q++;
 	if (kmsg_digits(&q, end, 9) < 0 || !kmsg_expect(&q, end, ']'))
@@ -427,13 +431,13 @@ static int kmsg_ctime(const char **p, const char *end, double *t)
 
 /* The ways dmesg fills its bracket; delta gets the "+x"/"<x>" of -H/-d. */
 static int kmsg_bracket(const char **p, const char *end,
-			struct kmsg_record *r, double *delta)
+			struct kmsg_record *r, double *delta, bool cut)
 {
 	const char *q = *p;
 	double t, d;
 	int wday;
 
-	if (!kmsg_expect(&q, end, '['))
+	if (!cut && !kmsg_expect(&q, end, '['))
 		return -EINVAL;
 	kmsg_skip_spaces(&q, end);
 	/* --time-format delta: "[<    0.000123>]" */
@@ -763,6 +767,15 @@ static int kmsg_parse_iso(const char *p, const char *end,
 		kmsg_set_msg(r, p, end);
 		return 0;
 	}
+	/* a stamp, ": " and the message, as scripts prefix dmesg's lines */
+	if (end - p > 2 && p[0] == ':' && p[1] == ' ') {
+		r->format = KMSG_FMT_ISO_COLON;
+		p += 2;
+		kmsg_caller(&p, end, r);
+		kmsg_skip_spaces(&p, end);
+		kmsg_set_msg(r, p, end);
+		return 0;
+	}
 	r->format = KMSG_FMT_SYSLOG_ISO;
 	return kmsg_syslog_tail(p, end, r, true);
 }
@@ -1072,12 +1085,30 @@ static void kmsg_after_bracket(const char *p, const char *end,
 }
 
 static int kmsg_parse_bracketed(const char *p, const char *end,
-				struct kmsg_record *r, double *delta)
+				struct kmsg_record *r, double *delta, bool cut)
 {
-	if (kmsg_bracket(&p, end, r, delta))
+	if (kmsg_bracket(&p, end, r, delta, cut))
 		return -EINVAL;
 	kmsg_after_bracket(p, end, r);
 	return 0;
+}
+
+/*
+ * "809.987218] " at the start: a printk stamp that lost its "[" when the
+ * line was selected for copying (digits, a fraction of 6, "] ")
+ */
+static bool kmsg_cut_bracket(const char *p, size_t len)
+{
+	size_t i = 0, n;
+
+	while (i < len && i < 12 && kmsg_is_digit(p[i]))
+		i++;
+	if (!i || i + 9 > len || p[i] != '.')
+		return false;
+	for (n = i + 1; n < len && kmsg_is_digit(p[n]); n++)
+		;
+	return n - i - 1 == 6 && n + 1 < len && p[n] == ']' &&
+	       p[n + 1] == ' ';
 }
 
 static bool kmsg_looks_iso(const char *p, size_t len)
@@ -1137,14 +1168,14 @@ static int kmsg_parse_one(const char *line, size_t len,
 		}
 	}
 	if (kmsg_decoded(&p, end, &r)) {
-		ret = kmsg_parse_bracketed(p, end, &r, delta);
+		ret = kmsg_parse_bracketed(p, end, &r, delta, false);
 		if (!ret)
 			r.format = KMSG_FMT_DMESG_X;
 		goto out;
 	}
 	len = (size_t)(end - p);
 	if (p[0] == '[') {
-		ret = kmsg_parse_bracketed(p, end, &r, delta);
+		ret = kmsg_parse_bracketed(p, end, &r, delta, false);
 		if (!ret && pri && r.format == KMSG_FMT_DMESG)
 			r.format = KMSG_FMT_DMESG_RAW;
 	} else if (len > 4 && p[3] == ' ' && kmsg_wday(p, end) >= 0 &&
@@ -1161,6 +1192,9 @@ static int kmsg_parse_one(const char *line, size_t len,
 	} else if (len > 6 && kmsg_is_digit(p[0]) && kmsg_is_digit(p[1]) &&
 		   p[2] == '-' && kmsg_is_digit(p[3]) && p[5] == ' ') {
 		ret = kmsg_parse_logcat(p, end, &r);
+	} else if (kmsg_cut_bracket(p, len)) {
+		/* "809.987218] ...": a stamp whose "[" the copy left out */
+		ret = kmsg_parse_bracketed(p, end, &r, delta, true);
 	} else if (kmsg_looks_devkmsg(p, len)) {
 		ret = kmsg_parse_devkmsg(p, end, &r);
 	} else if (len > 10 && kmsg_is_digit(p[0]) &&
