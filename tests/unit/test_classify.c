@@ -290,14 +290,52 @@ static void test_enum_failure(void **state)
 
 	(void)state;
 	run("gamepad-enum-failure.syslog");
-	assert_int_equal(res.n, 3);
+	/*
+	 * One incident an attempt: device 28's descriptor read; device
+	 * 30's address, and hub_port_connect() giving up after it
+	 */
+	assert_int_equal(res.n, 2);
 	e = find(CLASSIFY_ENUM_FAILURE, "5-1", 0);
 	assert_int_equal(e->err, 71);
+	assert_int_equal(e->devnum, 28);
+	assert_int_equal(e->nlines, 1);
 	assert_true(e->t > 97408.23 && e->t < 97408.24);
 	e = find(CLASSIFY_ENUM_FAILURE, "5-1", 1);
 	assert_int_equal(e->err, 71);
 	assert_int_equal(e->devnum, 30);
-	find(CLASSIFY_ENUM_FAILURE, "5-1", 2);
+	assert_int_equal(e->count, 2);
+	assert_int_equal(e->line_last, 7);
+}
+
+/* A message repeated by one device or port is one incident, counted */
+static void test_repeats(void **state)
+{
+	const struct classify_incident *i;
+
+	(void)state;
+	classify_free(run_text(
+		"[ 67.945341] usb 2-1: UAS is ignored for this device, using usb-storage instead\n"
+		"[ 67.945425] usb 2-1: UAS is ignored for this device, using usb-storage instead\n"
+		"[ 90.000001] usb 5-1-port1: cannot reset (err = -71)\n"
+		"[ 90.000010] usb 5-1-port1: cannot reset (err = -71)\n"
+		"[ 90.000020] usb 5-1-port1: cannot reset (err = -71)\n"
+		"[ 95.000000] usb 6-1: new high-speed USB device number 2 using xhci-hcd\n"
+		"[ 100.100000] usb 6-1: device descriptor read/64, error -110\n"
+		"[ 105.200000] usb 6-1: device descriptor read/64, error -110\n"
+		"[ 105.400000] usb 6-1: reset high-speed USB device number 2 using xhci-hcd\n"
+		"[ 110.500000] usb 6-1: device descriptor read/64, error -110\n"));
+	i = find(CLASSIFY_UAS_IGNORED, "2-1", 0);
+	assert_int_equal(i->count, 2);
+	assert_int_equal(count(CLASSIFY_UAS_IGNORED), 1);
+	i = find(CLASSIFY_RESET_FAILED, "5-1.1", 0);
+	assert_int_equal(i->count, 3);
+	assert_int_equal(count(CLASSIFY_RESET_FAILED), 1);
+	/* two attempts: the reset starts the second */
+	assert_int_equal(count(CLASSIFY_ENUM_FAILURE), 2);
+	i = find(CLASSIFY_ENUM_FAILURE, "6-1", 0);
+	assert_int_equal(i->count, 2);
+	assert_int_equal(i->devnum, 2);
+	assert_int_equal(find(CLASSIFY_ENUM_FAILURE, "6-1", 1)->nlines, 1);
 }
 
 static void test_kernel_formats(void **state)
@@ -784,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_old_sense),
 		cmocka_unit_test(test_old_plain),
 		cmocka_unit_test(test_enum_failure),
+		cmocka_unit_test(test_repeats),
 		cmocka_unit_test(test_kernel_formats),
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_sense_decoding),

@@ -359,6 +359,12 @@ enum classify_part {
 #define CLASSIFY_CMD_WINDOW	2.0	/* s between the parts of a command */
 #define CLASSIFY_REPEAT_WINDOW	30.0	/* s: one controller death, offline */
 #define CLASSIFY_FLOOD_WINDOW	2.0	/* s: one message repeated */
+/*
+ * s between the messages of one enumeration attempt: a descriptor read
+ * or an address command that times out takes 5 s (USB_CTRL_GET_TIMEOUT,
+ * XHCI_CMD_DEFAULT_TIMEOUT), and hub_port_init() tries two or three
+ */
+#define CLASSIFY_ENUM_WINDOW	12.0
 #define CLASSIFY_LINES_WINDOW	40	/* lines, in a log without times */
 
 /* Who a message is about (classify_who()) */
@@ -897,6 +903,8 @@ static void classify_take_suppressed(struct classify *c,
 }
 
 static bool classify_pop(struct classify *c, struct classify_incident *out);
+static struct classify_device *classify_dev_usb(struct classify *c,
+						const char *usb, bool add);
 
 static struct classify_held *classify_open(struct classify *c,
 					   enum classify_kind kind,
@@ -1776,6 +1784,32 @@ static bool classify_row_is_lost(const struct kmsgtab_row *row)
 
 /* --- incidents of one line ------------------------------------------------ */
 
+/* @h takes one more of its message, or of its attempt's */
+static void classify_repeat(const struct classify *c, struct classify_held *h,
+			    const struct kmsg_record *rec, uint64_t ref)
+{
+	classify_touch(c, h, rec, ref);
+	h->inc.count = h->inc.count > 0 ? h->inc.count + 1 : 2;
+}
+
+/*
+ * A new attempt at USB device @usb (hub_port_init()'s "new ... USB
+ * device number", or its "reset ..."): the failures of the one before
+ * are one incident, and over.
+ */
+static void classify_end_attempt(struct classify *c, const char *usb)
+{
+	unsigned int i;
+
+	for (i = 0; usb[0] && i < c->n; i++) {
+		struct classify_held *h = classify_at(c, i);
+
+		if (h->inc.kind == CLASSIFY_ENUM_FAILURE &&
+		    !strcmp(h->inc.dev, usb))
+			h->closed = true;
+	}
+}
+
 struct classify_same_arg {
 	enum classify_kind kind;
 	const char *dev;
@@ -2064,6 +2098,7 @@ static void classify_on_reset(struct classify *c, const struct kmsg_record *rec,
 	struct classify_held *h;
 
 	if (w->cls == KMSGTAB_WHO_USB) {
+		classify_end_attempt(c, w->usb);
 		h = classify_find(c, rec, classify_scsi_reset_open, NULL);
 		if (h) {
 			/* the USB reset the SCSI handler did */
@@ -2087,13 +2122,57 @@ static void classify_on_reset(struct classify *c, const struct kmsg_record *rec,
 	classify_chain_join(c, h, rec, false);
 }
 
+/*
+ * The messages of one enumeration attempt, whichever they are, are one
+ * incident: hub_port_init()'s address and descriptor retries, and
+ * hub_port_connect()'s "unable to enumerate" after its last.  An attempt
+ * has its device number (the "new ... USB device number N" before it);
+ * a message naming another is the next attempt's.
+ */
+static void classify_on_enum(struct classify *c, const struct kmsg_record *rec,
+			     uint64_t ref, struct classify_who *w,
+			     const char *msg, const struct kmsgtab_row *row,
+			     const struct kmsgtab_match *m)
+{
+	struct classify_same_arg same = { row->kind, w->dev, NULL };
+	struct classify_device *d;
+	struct classify_held *h;
+	long long v;
+	int devnum = classify_num(m, KMSGTAB_F_DEVNUM, 10, &v) ? (int)v : -1;
+
+	h = classify_find(c, rec, classify_same, &same);
+	if (h && devnum >= 0 && h->inc.devnum >= 0 && h->inc.devnum != devnum) {
+		h->closed = true;
+		h = NULL;
+	}
+	if (h) {
+		int err = h->inc.err;
+		long n;
+
+		classify_repeat(c, h, rec, ref);
+		/* what the first message did not say (the port, the number) */
+		n = h->inc.count;
+		classify_common_fields(&h->inc, m);
+		h->inc.count = n;
+		if (err > 0)
+			h->inc.err = err;
+		return;
+	}
+	h = classify_open(c, row->kind, rec, ref, w, msg, row);
+	classify_common_fields(&h->inc, m);
+	h->window = CLASSIFY_ENUM_WINDOW;
+	d = classify_dev_usb(c, w->usb, false);
+	if (h->inc.devnum < 0 && d)
+		h->inc.devnum = d->devnum;
+}
+
 /* An incident of its own (or a repeat of one held), its fields as said */
 static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 			      uint64_t ref, struct classify_who *w,
 			      const char *msg, const struct kmsgtab_row *row,
 			      const struct kmsgtab_match *m)
 {
-	struct classify_same_arg same = { row->kind, w->dev, NULL };
+	struct classify_same_arg same = { row->kind, w->dev, row->id };
 	struct classify_held *h;
 
 	switch (row->kind) {
@@ -2103,6 +2182,7 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 			classify_close_chain(c);
 		return;
 	case CLASSIFY_HC_DIED:
+		same.row = NULL;
 		h = classify_find(c, rec, classify_same, &same);
 		if (h) {
 			classify_touch(c, h, rec, ref);
@@ -2112,32 +2192,39 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 		h->window = CLASSIFY_REPEAT_WINDOW;
 		return;
 	case CLASSIFY_XHCI_ERROR:
-		same.row = row->id;
+	case CLASSIFY_UAS_IGNORED:
+	case CLASSIFY_OVER_CURRENT:
+	case CLASSIFY_LINK_ERROR:
+	case CLASSIFY_POWER:
+		/* one message a port, the bridge or the controller repeats */
 		h = classify_find(c, rec, classify_same, &same);
 		if (h) {
-			classify_touch(c, h, rec, ref);
-			h->inc.count = h->inc.count > 0 ? h->inc.count + 1 : 2;
+			classify_repeat(c, h, rec, ref);
 		} else {
 			h = classify_open(c, row->kind, rec, ref, w, msg, row);
 			classify_common_fields(&h->inc, m);
 		}
 		h->window = CLASSIFY_FLOOD_WINDOW;
 		return;
-	case CLASSIFY_DISCONNECT:
+	case CLASSIFY_ENUM_FAILURE:
+		classify_on_enum(c, rec, ref, w, msg, row, m);
+		return;
 	case CLASSIFY_RESET_FAILED:
+		/* hub_port_reset() tries PORT_RESET_TRIES times */
+		h = classify_find(c, rec, classify_same, &same);
+		if (h) {
+			classify_repeat(c, h, rec, ref);
+			return;
+		}
+		h = classify_open(c, row->kind, rec, ref, w, msg, row);
+		classify_common_fields(&h->inc, m);
+		h->window = CLASSIFY_FLOOD_WINDOW;
+		classify_chain_join(c, h, rec, false);
+		return;
+	case CLASSIFY_DISCONNECT:
 		h = classify_open(c, row->kind, rec, ref, w, msg, row);
 		classify_common_fields(&h->inc, m);
 		classify_chain_join(c, h, rec, false);
-		return;
-	case CLASSIFY_ENUM_FAILURE:
-	case CLASSIFY_UAS_IGNORED:
-	case CLASSIFY_OVER_CURRENT:
-	case CLASSIFY_LINK_ERROR:
-	case CLASSIFY_POWER:
-		/* a port's or the bridge's trouble: out at once */
-		h = classify_open(c, row->kind, rec, ref, w, msg, row);
-		classify_common_fields(&h->inc, m);
-		h->window = 0;
 		return;
 	case CLASSIFY_SENSE:
 	case CLASSIFY_TIMEOUT:
@@ -2420,6 +2507,7 @@ static void classify_device_row(struct classify *c,
 
 	switch (row->role) {
 	case KMSGTAB_DEV_NEW:
+		classify_end_attempt(c, w->usb);
 		d = classify_dev_usb(c, w->usb, true);
 		if (!d)
 			return;
