@@ -1977,8 +1977,7 @@ static void classify_on_failed(struct classify *c, const struct kmsg_record *rec
 {
 	struct classify_held *h;
 
-	if (kmsgtab_value(m, KMSGTAB_F_SECTOR, &(size_t){ 0 }) &&
-	    classify_blk_offline(m)) {
+	if (classify_blk_offline(m)) {
 		/* BLK_STS_OFFLINE: the disk's offlining, again */
 		classify_offline(c, rec, ref, w, msg, row);
 	} else if (kmsgtab_value(m, KMSGTAB_F_SECTOR, &(size_t){ 0 })) {
