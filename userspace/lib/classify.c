@@ -389,6 +389,7 @@ struct classify_held {
 	bool closed;
 	bool dropped;		/* merged into another: not to go out */
 	bool scsi_reset;	/* the EH reset, its USB reset not seen */
+	bool probe;		/* a controller's failed probe */
 	enum classify_kind provisional;	/* a command's kind without a key */
 	int implied_key;	/* "Device not ready": key 2, -1 */
 	bool failed_start;	/* a line said the command failed */
@@ -1782,6 +1783,26 @@ static bool classify_row_is_lost(const struct kmsgtab_row *row)
 	       strstr(row->format, "lost page write");
 }
 
+/*
+ * A host controller that does not come up: the PCI quirk's handoff
+ * timing out (quirk_usb_handoff_xhci()), usb_add_hcd()'s "can't setup"
+ * and "startup error", usb_hcd_pci_probe()'s "init ... fail" after them
+ */
+static bool classify_row_is_probe(const struct kmsgtab_row *row)
+{
+	return row->kind == CLASSIFY_XHCI_ERROR &&
+	       (strstr(row->format, "HW not ready") ||
+		strstr(row->format, "can't setup") ||
+		strstr(row->format, "startup error") ||
+		strstr(row->format, "init %s fail"));
+}
+
+static bool classify_probe_open(const struct classify_held *h,
+				const void *arg)
+{
+	return h->probe && !strcmp(h->inc.dev, arg);
+}
+
 /* --- incidents of one line ------------------------------------------------ */
 
 /* @h takes one more of its message, or of its attempt's */
@@ -2191,6 +2212,20 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 		h->window = CLASSIFY_REPEAT_WINDOW;
 		return;
 	case CLASSIFY_XHCI_ERROR:
+		if (classify_row_is_probe(row)) {
+			/* one failed probe, however many lines it takes */
+			h = classify_find(c, rec, classify_probe_open, w->dev);
+			if (h) {
+				classify_repeat(c, h, rec, ref);
+				return;
+			}
+			h = classify_open(c, row->kind, rec, ref, w, msg, row);
+			classify_common_fields(&h->inc, m);
+			h->probe = true;
+			h->window = CLASSIFY_REPEAT_WINDOW;
+			return;
+		}
+		/* fall through */
 	case CLASSIFY_UAS_IGNORED:
 	case CLASSIFY_OVER_CURRENT:
 	case CLASSIFY_LINK_ERROR:

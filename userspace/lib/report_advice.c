@@ -29,6 +29,7 @@ enum {
 	REPORT_ADV_UAS_IGNORED,
 	REPORT_ADV_OVER_CURRENT,
 	REPORT_ADV_XHCI,
+	REPORT_ADV_XHCI_HOST,
 	REPORT_ADV_FS,
 	REPORT_ADV_DIP,
 	REPORT_ADV_SUPPRESSED,
@@ -199,6 +200,23 @@ static const struct report_advice report_advices[REPORT_ADV_COUNT] = {
 			"Compare the per-endpoint table of a run with the 'u' "
 			"quirk."),
 	},
+	[REPORT_ADV_XHCI_HOST] = {
+		"xHCI controller errors",
+		"The host controller driver reported trouble with the "
+		"controller itself, not with a transfer: it did not come up "
+		"(can't setup, init fail), did not answer a command in time, "
+		"signalled a Host System Error, or its view of an endpoint or "
+		"its streams went wrong.  These point at the controller, its "
+		"firmware or its PCIe link more than at the device.",
+		REPORT_TRIES(
+			"Update the controller's firmware where it has its own "
+			"(Renesas uPD720201/202 cards; the Raspberry Pi 4's "
+			"VL805 with rpi-eeprom-update) and the machine's.",
+			"Use a port of another controller, if the machine has "
+			"one, and compare.",
+			"Report the controller (lspci -nn) and the log to "
+			"linux-usb@vger.kernel.org (usbtrail report --bundle)."),
+	},
 	[REPORT_ADV_FS] = {
 		"File system error",
 		"The file system found damage, often after the I/O errors "
@@ -262,6 +280,9 @@ int report_advice_of(const struct classify_incident *c)
 		if (c->key == 4)
 			return REPORT_ADV_HW_ERROR;
 	}
+	/* an xHCI error with no completion code is the controller's */
+	if (c->kind == CLASSIFY_XHCI_ERROR && c->code < 0)
+		return REPORT_ADV_XHCI_HOST;
 	return report_advice_by_kind[c->kind];
 }
 
