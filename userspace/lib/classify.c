@@ -390,6 +390,7 @@ struct classify_held {
 	bool dropped;		/* merged into another: not to go out */
 	bool scsi_reset;	/* the EH reset, its USB reset not seen */
 	bool probe;		/* a controller's failed probe */
+	bool cleaned_up;	/* a death whose "HC died" came */
 	enum classify_kind provisional;	/* a command's kind without a key */
 	int implied_key;	/* "Device not ready": key 2, -1 */
 	bool failed_start;	/* a line said the command failed */
@@ -2206,12 +2207,30 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 		h = classify_find(c, rec, classify_same, &same);
 		if (h) {
 			classify_touch(c, h, rec, ref);
-			return;
+		} else {
+			h = classify_open(c, CLASSIFY_HC_DIED, rec, ref, w, msg,
+					  row);
+			h->window = CLASSIFY_REPEAT_WINDOW;
 		}
-		h = classify_open(c, CLASSIFY_HC_DIED, rec, ref, w, msg, row);
-		h->window = CLASSIFY_REPEAT_WINDOW;
+		/* usb_hc_died()'s line ends the controller's handling */
+		if (strstr(row->format, "HC died"))
+			h->cleaned_up = true;
 		return;
 	case CLASSIFY_XHCI_ERROR:
+		/*
+		 * Between the first sign of a death and usb_hc_died(), what
+		 * the driver prints of the controller is the death's (UHCI's
+		 * "HCRESET not completed yet!" as it resets a halted one)
+		 */
+		same.kind = CLASSIFY_HC_DIED;
+		same.row = NULL;
+		h = classify_find(c, rec, classify_same, &same);
+		if (h && !h->cleaned_up) {
+			classify_touch(c, h, rec, ref);
+			return;
+		}
+		same.kind = row->kind;
+		same.row = row->id;
 		if (classify_row_is_probe(row)) {
 			/* one failed probe, however many lines it takes */
 			h = classify_find(c, rec, classify_probe_open, w->dev);
