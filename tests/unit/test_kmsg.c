@@ -115,6 +115,22 @@ static const struct form forms[] = {
 	  KMSG_CLOCK_WALL, 332 * 86400.0 + 23 * 3600 + 10 * 60 + 27,
 	  KMSG_CLOCK_WALL, 332 * 86400.0 + 23 * 3600 + 10 * 60 + 27, MSG,
 	  "host", 4 },
+	/* journalctl -o short under fr_FR and de_DE: glibc's month names */
+	{ "nov. 20 21:24:53 libra kernel: " MSG, KMSG_FMT_SYSLOG,
+	  KMSG_CLOCK_WALL, 323 * 86400.0 + 21 * 3600 + 24 * 60 + 53,
+	  KMSG_CLOCK_WALL, 323 * 86400.0 + 21 * 3600 + 24 * 60 + 53, MSG,
+	  "libra", -1 },
+	{ "d\xc3\xa9" "c. 01 09:40:05 nas kernel: " MSG, KMSG_FMT_SYSLOG,
+	  KMSG_CLOCK_WALL, 334 * 86400.0 + 9 * 3600 + 40 * 60 + 5,
+	  KMSG_CLOCK_WALL, 334 * 86400.0 + 9 * 3600 + 40 * 60 + 5, MSG, "nas",
+	  -1 },
+	{ "M\xc3\xa4r 01 09:40:05 nas kernel: " MSG, KMSG_FMT_SYSLOG,
+	  KMSG_CLOCK_WALL, 59 * 86400.0 + 9 * 3600 + 40 * 60 + 5,
+	  KMSG_CLOCK_WALL, 59 * 86400.0 + 9 * 3600 + 40 * 60 + 5, MSG, "nas",
+	  -1 },
+	/* a decimal comma (dmesg's stamp pasted under such a locale) */
+	{ "[ 1234,567890] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO, 1234.56789,
+	  KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
 	/* busybox syslogd: no host; and with facility.level */
 	{ "Nov 18 10:34:27 kernel: " MSG, KMSG_FMT_SYSLOG, KMSG_CLOCK_WALL,
 	  321 * 86400.0 + 10 * 3600 + 34 * 60 + 27, KMSG_CLOCK_WALL,

@@ -142,6 +142,90 @@ static int kmsg_month(const char *p, const char *end)
 	return kmsg_name3(p, end, kmsg_months, 12);
 }
 
+/*
+ * journalctl and syslog daemons print the month with the C library's
+ * abbreviation for the user's LC_TIME: glibc's abmon of the locales
+ * pasted most (de, fr, es, it, pt, nl, pl, ru), lower or upper case,
+ * maybe with a '.'.  Only those that differ from the English names.
+ */
+static const struct {
+	const char *name;
+	int month;
+} kmsg_local_months[] = {
+	{ "janv.", 0 }, { "ene", 0 }, { "gen", 0 }, { "sty", 0 },
+	{ "\xd1\x8f\xd0\xbd\xd0\xb2", 0 },		/* "янв" */
+	{ "f\xc3\xa9vr.", 1 }, { "fev", 1 }, { "lut", 1 },
+	{ "\xd1\x84\xd0\xb5\xd0\xb2", 1 },		/* "фев" */
+	{ "M\xc3\xa4r", 2 }, { "mars", 2 }, { "mrt", 2 },
+	{ "\xd0\xbc\xd0\xb0\xd1\x80", 2 },		/* "мар" */
+	{ "avr.", 3 }, { "abr", 3 }, { "kwi", 3 },
+	{ "\xd0\xb0\xd0\xbf\xd1\x80", 3 },		/* "апр" */
+	{ "mai", 4 }, { "mag", 4 }, { "mei", 4 }, { "maj", 4 },
+	{ "\xd0\xbc\xd0\xb0\xd1\x8f", 4 },		/* "мая" */
+	{ "juin", 5 }, { "giu", 5 }, { "cze", 5 },
+	{ "\xd0\xb8\xd1\x8e\xd0\xbd", 5 },		/* "июн" */
+	{ "juil.", 6 }, { "lug", 6 }, { "lip", 6 },
+	{ "\xd0\xb8\xd1\x8e\xd0\xbb", 6 },		/* "июл" */
+	{ "ao\xc3\xbbt", 7 }, { "ago", 7 }, { "sie", 7 },
+	{ "\xd0\xb0\xd0\xb2\xd0\xb3", 7 },		/* "авг" */
+	{ "sept.", 8 }, { "set", 8 }, { "wrz", 8 },
+	{ "\xd1\x81\xd0\xb5\xd0\xbd", 8 },		/* "сен" */
+	{ "Okt", 9 }, { "ott", 9 }, { "out", 9 }, { "pa\xc5\xba", 9 },
+	{ "\xd0\xbe\xd0\xba\xd1\x82", 9 },		/* "окт" */
+	{ "lis", 10 },
+	{ "\xd0\xbd\xd0\xbe\xd1\x8f", 10 },		/* "ноя" */
+	{ "Dez", 11 }, { "d\xc3\xa9" "c.", 11 }, { "dic", 11 },
+	{ "gru", 11 },
+	{ "\xd0\xb4\xd0\xb5\xd0\xba", 11 },		/* "дек" */
+};
+
+/*
+ * The month of a syslog or journal stamp, English or local; *n gets the
+ * bytes it took (a '.' after it included).  -1 if it is none.
+ */
+static int kmsg_month_word(const char *p, const char *end, size_t *n)
+{
+	size_t i, k, len;
+	int month = kmsg_month(p, end);
+
+	if (month >= 0) {
+		*n = 3;
+	} else {
+		for (i = 0; i < sizeof(kmsg_local_months) /
+				sizeof(kmsg_local_months[0]); i++) {
+			len = strlen(kmsg_local_months[i].name);
+			if ((size_t)(end - p) < len)
+				continue;
+			for (k = 0; k < len; k++)
+				if ((p[k] | 0x20) !=
+				    (kmsg_local_months[i].name[k] | 0x20))
+					break;
+			if (k == len) {
+				month = kmsg_local_months[i].month;
+				*n = len;
+				break;
+			}
+		}
+		if (month < 0) {
+			/* "jan", "nov", "dec" of a lower-case locale */
+			char up[3];
+
+			if (end - p < 3)
+				return -1;
+			up[0] = (char)(p[0] & ~0x20);
+			up[1] = (char)(p[1] | 0x20);
+			up[2] = (char)(p[2] | 0x20);
+			month = kmsg_month(up, up + 3);
+			if (month < 0)
+				return -1;
+			*n = 3;
+		}
+	}
+	if (p + *n < end && p[*n] == '.')
+		(*n)++;
+	return month;
+}
+
 static int kmsg_wday(const char *p, const char *end)
 {
 	return kmsg_name3(p, end, kmsg_wdays, 7);
@@ -270,11 +354,12 @@ static int kmsg_mdy_time(const char **p, const char *end, int *month,
 			 long *day, double *sec)
 {
 	const char *q = *p;
+	size_t n;
 
-	*month = kmsg_month(q, end);
+	*month = kmsg_month_word(q, end, &n);
 	if (*month < 0)
 		return -EINVAL;
-	q += 3;
+	q += n;
 	kmsg_skip_spaces(&q, end);
 	*day = kmsg_digits(&q, end, 2);
 	if (*day < 1 || *day > 31 || !kmsg_expect(&q, end, ' '))
@@ -315,7 +400,8 @@ static int kmsg_mono_number(const char **p, const char *end, double *t)
 	}
 	if (!n)
 		return -EINVAL;
-	if (kmsg_expect(&q, end, '.'))
+	/* a ',' where the paste was made under a decimal-comma locale */
+	if (kmsg_expect(&q, end, '.') || kmsg_expect(&q, end, ','))
 		v += kmsg_fraction(&q, end);
 	/* "[67.8...]": digits cut by whoever typed the log */
 	while (q < end && *q == '.')
@@ -1111,6 +1197,20 @@ static bool kmsg_cut_bracket(const char *p, size_t len)
 	       p[n + 1] == ' ';
 }
 
+/* " 3 23:10" or "  3 23:10" after a month: a syslog stamp's */
+static bool kmsg_looks_day_time(const char *p, const char *end)
+{
+	const char *q = p;
+
+	kmsg_skip_spaces(&q, end);
+	if (q == p || kmsg_digits(&q, end, 2) < 0 ||
+	    !kmsg_is_space(q < end ? *q : 'x'))
+		return false;
+	kmsg_skip_spaces(&q, end);
+	return end - q >= 3 && kmsg_is_digit(q[0]) && kmsg_is_digit(q[1]) &&
+	       q[2] == ':';
+}
+
 static bool kmsg_looks_iso(const char *p, size_t len)
 {
 	return len > 10 && kmsg_is_digit(p[0]) && kmsg_is_digit(p[3]) &&
@@ -1147,6 +1247,7 @@ static int kmsg_parse_one(const char *line, size_t len,
 	};
 	const char *p = line, *end;
 	bool pri = false;
+	size_t mlen;
 	int ret;
 
 	*delta = -1;
@@ -1184,8 +1285,8 @@ static int kmsg_parse_one(const char *line, size_t len,
 	} else if (len > 4 && p[3] == ' ' && kmsg_wday(p, end) >= 0 &&
 		   kmsg_looks_iso(p + 4, len - 4)) {
 		ret = kmsg_parse_short_full(p, end, &r);
-	} else if (len > 3 && (p[3] == ' ' || p[3] == '\t') &&
-		   kmsg_month(p, end) >= 0) {
+	} else if (kmsg_month_word(p, end, &mlen) >= 0 &&
+		   kmsg_looks_day_time(p + mlen, end)) {
 		ret = kmsg_parse_syslog(p, end, &r);
 	} else if (kmsg_looks_iso(p, len)) {
 		ret = kmsg_parse_iso(p, end, &r);
