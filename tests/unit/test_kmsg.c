@@ -453,6 +453,18 @@ static void test_join(void **state)
 	assert_true(o.r[0].joined);
 	assert_int_equal(o.r[0].lineno, 1);
 	assert_int_equal(o.r[1].lineno, 3);
+	/* a mail client broke at a space and dropped it (lkml, 2006) */
+	stream("Feb 23 08:44:18 kepler kernel: Buffer I/O error on device sdb1,\n"
+	       "logical block 248352\n"
+	       "Feb 23 08:44:18 kepler kernel: end_request: I/O error, dev sdb, "
+	       "sector 1987065 and on to a line of eighty\n"
+	       "-five", &o);
+	assert_int_equal(o.n, 2);
+	assert_string_equal(o.msg[0], "Buffer I/O error on device sdb1, "
+			    "logical block 248352");
+	/* but not where the line above ran to a terminal's full width */
+	assert_string_equal(o.msg[1], "end_request: I/O error, dev sdb, "
+			    "sector 1987065 and on to a line of eighty-five");
 	/* prose between two stamped lines is not a message */
 	stream("[    1.000000] " MSG "\nThen it hung.\n[    2.000000] " MSG, &o);
 	assert_int_equal(o.n, 2);

@@ -2124,6 +2124,26 @@ static bool kmsg_stream_joins(const struct kmsg_stream *s, const char *p,
 	       it->rec.lineno == s->lineno - 1;
 }
 
+/*
+ * A mail client that wraps at 72 to 78 columns breaks at a space and may
+ * drop it; a terminal or browser breaks mid-word at its full width, 80
+ * or more.  A line above shorter than 78 that ended a word, and a piece
+ * that starts one: a space between them.
+ */
+#define KMSG_MAIL_WRAP	78
+
+static bool kmsg_mail_wrap(const struct kmsg_item *it, const char *p,
+			   size_t len)
+{
+	char last;
+
+	if (it->phys_len >= KMSG_MAIL_WRAP || !it->rec.msg_len || !len)
+		return false;
+	last = it->msg[it->rec.msg_len - 1];
+	return last != '-' && last != '/' && last != '(' && last != '[' &&
+	       !kmsg_is_space(last) && !kmsg_is_space(p[0]);
+}
+
 static void kmsg_stream_join(struct kmsg_stream *s, const char *p,
 			     size_t len, bool ends_space)
 {
@@ -2134,7 +2154,7 @@ static void kmsg_stream_join(struct kmsg_stream *s, const char *p,
 	 * A hard wrap at a column cuts words ("disable" + "d ep"): join as
 	 * is.  A mail client breaks at a space, which the line above kept.
 	 */
-	if (it->ends_space && room) {
+	if ((it->ends_space || kmsg_mail_wrap(it, p, len)) && room) {
 		it->msg[it->rec.msg_len++] = ' ';
 		room--;
 	}
