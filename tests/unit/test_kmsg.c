@@ -120,7 +120,7 @@ static const struct form forms[] = {
 	  KMSG_CLOCK_WALL, 323 * 86400.0 + 21 * 3600 + 24 * 60 + 53,
 	  KMSG_CLOCK_WALL, 323 * 86400.0 + 21 * 3600 + 24 * 60 + 53, MSG,
 	  "libra", -1 },
-	{ "d\xc3\xa9" "c. 01 09:40:05 nas kernel: " MSG, KMSG_FMT_SYSLOG,
+	{ "d\xc3\xa9\x63. 01 09:40:05 nas kernel: " MSG, KMSG_FMT_SYSLOG,
 	  KMSG_CLOCK_WALL, 334 * 86400.0 + 9 * 3600 + 40 * 60 + 5,
 	  KMSG_CLOCK_WALL, 334 * 86400.0 + 9 * 3600 + 40 * 60 + 5, MSG, "nas",
 	  -1 },

@@ -174,7 +174,7 @@ static const struct {
 	{ "\xd0\xbe\xd0\xba\xd1\x82", 9 },		/* "окт" */
 	{ "lis", 10 },
 	{ "\xd0\xbd\xd0\xbe\xd1\x8f", 10 },		/* "ноя" */
-	{ "Dez", 11 }, { "d\xc3\xa9" "c.", 11 }, { "dic", 11 },
+	{ "Dez", 11 }, { "d\xc3\xa9\x63.", 11 }, { "dic", 11 },
 	{ "gru", 11 },
 	{ "\xd0\xb4\xd0\xb5\xd0\xba", 11 },		/* "дек" */
 };
