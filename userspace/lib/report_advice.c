@@ -142,6 +142,9 @@ static const struct report_advice report_advices[REPORT_ADV_COUNT] = {
 		"The USB host controller stopped responding; every device on "
 		"it was lost.",
 		REPORT_TRIES(
+			"If the controller is in a dock or Thunderbolt device "
+			"that was unplugged then, its death is the unplug's "
+			"(the kernel finds it gone): nothing to do.",
 			"Update the kernel and the machine's firmware.",
 			"Use a port of another controller.",
 			"Report it to linux-usb@vger.kernel.org with the bundle: "
