@@ -307,6 +307,39 @@ static void test_enum_failure(void **state)
 	assert_int_equal(e->line_last, 7);
 }
 
+/*
+ * Pi 5, btrfs, a disconnect (raspberrypi/linux#6433): uas_zap_pending()
+ * prints each command it gives back; tag#11's completion then prints its
+ * Result and CDB again, and the block layer its sector: one command
+ */
+static void test_zap_reprint(void **state)
+{
+	const struct classify_incident *i;
+
+	(void)state;
+	classify_free(run_text(
+		"[  438.976068] usb 3-2: USB disconnect, device number 2\n"
+		"[  438.976293] sd 2:0:0:0: [sdc] tag#11 uas_zap_pending 0 uas-tag 1 inflight: CMD\n"
+		"[  438.976299] sd 2:0:0:0: [sdc] tag#11 CDB: opcode=0x2a 2a 00 55 2f 28 00 00 04 00 00\n"
+		"[  438.976305] sd 2:0:0:0: [sdc] tag#8 uas_zap_pending 0 uas-tag 2 inflight: CMD\n"
+		"[  438.976308] sd 2:0:0:0: [sdc] tag#8 CDB: opcode=0x2a 2a 00 55 2f 2c 00 00 04 00 00\n"
+		"[  438.976317] sd 2:0:0:0: [sdc] tag#11 UNKNOWN(0x2003) Result: hostbyte=0x01 driverbyte=DRIVER_OK cmd_age=0s\n"
+		"[  438.976326] sd 2:0:0:0: [sdc] tag#10 uas_zap_pending 0 uas-tag 4 inflight: CMD\n"
+		"[  438.976327] sd 2:0:0:0: [sdc] tag#11 CDB: opcode=0x2a 2a 00 55 2f 28 00 00 04 00 00\n"
+		"[  438.976330] sd 2:0:0:0: [sdc] tag#10 CDB: opcode=0x2a 2a 00 55 2f 34 00 00 04 00 00\n"
+		"[  438.976331] I/O error, dev sdc, sector 1429153792 op 0x1:(WRITE) flags 0x4000 phys_seg 32 prio class 2\n"));
+	assert_int_equal(count(CLASSIFY_IO_ERROR), 3);
+	i = find(CLASSIFY_IO_ERROR, "sdc", 0);
+	assert_int_equal(i->nlines, 5);
+	assert_int_equal(i->lba, 0x552f2800);
+	assert_int_equal(i->sector, 0x552f2800);
+	assert_string_equal(i->hostbyte, "DID_NO_CONNECT");
+	/* tag#10 is at another LBA: the block layer's line is not its */
+	i = find(CLASSIFY_IO_ERROR, "sdc", 2);
+	assert_int_equal(i->lba, 0x552f3400);
+	assert_int_equal(i->sector, -1);
+}
+
 /* A message repeated by one device or port is one incident, counted */
 static void test_repeats(void **state)
 {
@@ -823,6 +856,7 @@ int main(void)
 		cmocka_unit_test(test_old_plain),
 		cmocka_unit_test(test_enum_failure),
 		cmocka_unit_test(test_repeats),
+		cmocka_unit_test(test_zap_reprint),
 		cmocka_unit_test(test_kernel_formats),
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_sense_decoding),

@@ -394,6 +394,7 @@ struct classify_held {
 	enum classify_kind provisional;	/* a command's kind without a key */
 	int implied_key;	/* "Device not ready": key 2, -1 */
 	bool failed_start;	/* a line said the command failed */
+	bool reprint;		/* its completion prints its CDB again */
 	int tag;		/* the command's tag#, -1 */
 	double window;		/* s it stays open after its last line */
 	double last_t;
@@ -1176,6 +1177,7 @@ struct classify_cmd_arg {
 	int tag;
 	unsigned int part;
 	unsigned long msg;	/* the message's number (c->st.messages) */
+	long long sector;	/* the block layer's, or -1 */
 };
 
 /*
@@ -1210,9 +1212,29 @@ static bool classify_cmd_takes(const struct classify_held *h, const void *arg)
 	/* the sense bytes in hex and the information field come anywhere */
 	if (a->part == CLASSIFY_P_HEX || a->part == CLASSIFY_P_INFO)
 		return !(h->parts & a->part);
+	/*
+	 * uas_zap_pending() and the abort handlers print the command they
+	 * give back (its CDB); its completion, with the same tag, then
+	 * prints its Result and its CDB again (scsi_io_completion())
+	 */
+	if (a->tag >= 0 && h->tag == a->tag && h->failed_start &&
+	    ((a->part == CLASSIFY_P_RESULT && !(h->parts & a->part) &&
+	      (h->parts & CLASSIFY_P_CDB)) ||
+	     (a->part == CLASSIFY_P_CDB && h->reprint)))
+		return true;
 	/* a part it has, or one after it, is the next command's */
 	return !(h->parts & ~(a->part - 1) &
 		 ~(unsigned int)(CLASSIFY_P_HEX | CLASSIFY_P_INFO));
+}
+
+/* The open command of the block layer's sector (512-byte units) */
+static bool classify_cmd_takes_sector(const struct classify_held *h,
+				      const void *arg)
+{
+	const struct classify_cmd_arg *a = arg;
+
+	return classify_cmd_takes(h, arg) && h->inc.lba >= 0 &&
+	       (h->inc.lba == a->sector || h->inc.lba * 8 == a->sector);
 }
 
 /* The CDB line after "uas_eh_abort_handler": the abort's */
@@ -1661,7 +1683,7 @@ static struct classify_held *classify_cmd_join(struct classify *c,
 					       unsigned int part)
 {
 	struct classify_cmd_arg a = { w->disk, w->tag, part,
-				      classify_msg_no(c) };
+				      classify_msg_no(c), -1 };
 	char disk[CLASSIFY_DEV_MAX] = "", partname[CLASSIFY_DEV_MAX] = "";
 	struct classify_who who = *w;
 	struct classify_held *h = NULL;
@@ -1677,6 +1699,7 @@ static struct classify_held *classify_cmd_join(struct classify *c,
 		if (!h)
 			h = classify_find(c, rec, classify_cmd_takes, &a);
 		if (h) {
+			h->reprint = false;
 			classify_touch(c, h, rec, ref);
 			classify_cmd_fill(c, h, part, m);
 			return h;
@@ -1709,8 +1732,19 @@ static struct classify_held *classify_cmd_join(struct classify *c,
 			}
 		}
 	}
+	if (!h && part == CLASSIFY_P_BLK) {
+		long long v;
+
+		/* of several open commands, the one whose LBA it names */
+		if (classify_num(m, KMSGTAB_F_SECTOR, 10, &v)) {
+			a.sector = v;
+			h = classify_find(c, rec, classify_cmd_takes_sector, &a);
+		}
+	}
 	if (!h)
 		h = classify_find(c, rec, classify_cmd_takes, &a);
+	if (h && part == CLASSIFY_P_RESULT && (h->parts & CLASSIFY_P_CDB))
+		h->reprint = true;
 	if (!h && !who.disk[0] && (part == CLASSIFY_P_ASC ||
 				   part == CLASSIFY_P_INFO)) {
 		/* 2.6 "Additional sense:" names no disk: the open command's */
@@ -2024,7 +2058,7 @@ static void classify_on_lost(struct classify *c, const struct kmsg_record *rec,
 			     const struct kmsgtab_match *m, char *part)
 {
 	struct classify_cmd_arg a = {
-		w->disk, -1, CLASSIFY_P_LOST, classify_msg_no(c)
+		w->disk, -1, CLASSIFY_P_LOST, classify_msg_no(c), -1
 	};
 	struct classify_held *h;
 
