@@ -369,6 +369,15 @@ static void test_repeats(void **state)
 	assert_int_equal(i->count, 2);
 	assert_int_equal(i->devnum, 2);
 	assert_int_equal(find(CLASSIFY_ENUM_FAILURE, "6-1", 1)->nlines, 1);
+	/* the address command's timeouts, 5 s apart (an ODROID-XU4's) */
+	classify_free(run_text(
+		"[   10.168152] xhci-hcd xhci-hcd.6.auto: Timeout while waiting for setup device command\n"
+		"[   15.448138] xhci-hcd xhci-hcd.6.auto: Timeout while waiting for setup device command\n"
+		"[   15.668116] usb 6-1: device not accepting address 2, error -62\n"
+		"[   20.968142] xhci-hcd xhci-hcd.6.auto: Timeout while waiting for setup device command\n"));
+	i = find(CLASSIFY_XHCI_ERROR, "xhci-hcd.6.auto", 0);
+	assert_int_equal(i->count, 3);
+	assert_int_equal(count(CLASSIFY_XHCI_ERROR), 1);
 }
 
 static void test_kernel_formats(void **state)

@@ -1832,6 +1832,19 @@ static bool classify_row_is_probe(const struct kmsgtab_row *row)
 		strstr(row->format, "init %s fail"));
 }
 
+/*
+ * xhci_setup_device() failing the address step of an enumeration: its
+ * command times out after 5 s (XHCI_CMD_DEFAULT_TIMEOUT), and
+ * hub_port_init() tries again, so its repeats are seconds apart
+ */
+static bool classify_row_is_setup(const struct kmsgtab_row *row)
+{
+	return row->kind == CLASSIFY_XHCI_ERROR &&
+	       (strstr(row->format, "setup device command") ||
+		strstr(row->format, "Setup ERROR: setup") ||
+		strstr(row->format, "unexpected setup"));
+}
+
 static bool classify_probe_open(const struct classify_held *h,
 				const void *arg)
 {
@@ -2265,6 +2278,18 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 		}
 		same.kind = row->kind;
 		same.row = row->id;
+		if (classify_row_is_setup(row)) {
+			h = classify_find(c, rec, classify_same, &same);
+			if (h) {
+				classify_repeat(c, h, rec, ref);
+			} else {
+				h = classify_open(c, row->kind, rec, ref, w, msg,
+						  row);
+				classify_common_fields(&h->inc, m);
+			}
+			h->window = CLASSIFY_ENUM_WINDOW;
+			return;
+		}
 		if (classify_row_is_probe(row)) {
 			/* one failed probe, however many lines it takes */
 			h = classify_find(c, rec, classify_probe_open, w->dev);
