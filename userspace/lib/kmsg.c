@@ -191,6 +191,12 @@ static int kmsg_month_word(const char *p, const char *end, size_t *n)
 	if (month >= 0) {
 		*n = 3;
 	} else {
+		/* a word of 3 to 7 bytes (with its '.') and a space: else none */
+		for (len = 0; p + len < end && len < 8 && !kmsg_is_space(p[len]);
+		     len++)
+			;
+		if (len < 3 || len > 7 || p + len == end)
+			return -1;
 		for (i = 0; i < sizeof(kmsg_local_months) /
 				sizeof(kmsg_local_months[0]); i++) {
 			len = strlen(kmsg_local_months[i].name);
