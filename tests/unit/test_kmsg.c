@@ -417,6 +417,8 @@ static void test_wrappers(void **state)
 		"\x1b[32m[   12.500000]\x1b[0m " MSG,
 		/* a web page's entities */
 		"&gt; [   12.500000] " MSG,
+		/* Markdown's bold around the line that matters */
+		"**[   12.500000] " MSG "**",
 	};
 	struct out o;
 	size_t i;

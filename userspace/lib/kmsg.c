@@ -2438,8 +2438,8 @@ static bool kmsg_stream_framed(struct kmsg_stream *s, const char *in,
 
 /*
  * What a line was quoted in taken off *@p, *@n: indentation (*@indented),
- * "> " quotes, `inline code`, a diff's '+', trailing blanks (*@ends_space
- * says there were some).
+ * "> " quotes, `inline code`, a diff's '+', Markdown's **bold**, trailing
+ * blanks (*@ends_space says there were some).
  */
 static void kmsg_stream_unquote(const char **p, size_t *n, bool *indented,
 				bool *ends_space)
@@ -2461,6 +2461,13 @@ static void kmsg_stream_unquote(const char **p, size_t *n, bool *indented,
 				   (q[1] >= 'A' && q[1] <= 'Z'))) {
 		q++;
 		m--;
+	}
+	/* "**[    5.934288] hub ...**": Markdown's bold around a line */
+	if (m > 4 && !memcmp(q, "**", 2) && q[2] == '[') {
+		q += 2;
+		m -= 2;
+		if (m > 2 && !memcmp(q + m - 2, "**", 2))
+			m -= 2;
 	}
 	*ends_space = m && kmsg_is_space(q[m - 1]);
 	while (m && (q[m - 1] == '`' || kmsg_is_space(q[m - 1])))
