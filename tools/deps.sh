@@ -47,7 +47,7 @@ srcdir=/var/cache/usbtrail/src
 aptdir=/var/cache/usbtrail/apt
 rootdir=/var/cache/usbtrail/roots
 # where the `where` files of data/kmsg-formats.tsv live
-src_subtrees="drivers/usb drivers/scsi drivers/ata drivers/md drivers/base
+src_subtrees="drivers/usb drivers/scsi drivers/ata drivers/md drivers/base drivers/hwmon
 	block fs lib include kernel/printk"
 
 build_pkgs="build-essential pkg-config libusb-1.0-0-dev libbpf-dev libsystemd-dev

@@ -378,6 +378,26 @@ static void test_repeats(void **state)
 	i = find(CLASSIFY_XHCI_ERROR, "xhci-hcd.6.auto", 0);
 	assert_int_equal(i->count, 3);
 	assert_int_equal(count(CLASSIFY_XHCI_ERROR), 1);
+	/*
+	 * A dock's LPM failures (U1, U2, SEL: one port's link) are one; a
+	 * disconnect ends them, the device that comes back is another
+	 */
+	classify_free(run_text(
+		"[ 10.000000] usb 4-2.3: Disable of device-initiated U1 failed.\n"
+		"[ 10.000100] usb 4-2.3: Disable of device-initiated U2 failed.\n"
+		"[ 10.500000] usb 4-2.3: USB disconnect, device number 7\n"
+		"[ 11.000000] usb 4-2.3: new SuperSpeed USB device number 10 using xhci_hcd\n"
+		"[ 11.200000] usb 4-2.3: Enable of device-initiated U1 failed.\n"
+		"[ 11.207000] usb 4-2.3: Set SEL for device-initiated U2 failed.\n"));
+	assert_int_equal(count(CLASSIFY_LINK_ERROR), 2);
+	assert_int_equal(find(CLASSIFY_LINK_ERROR, "4-2.3", 0)->line_last, 2);
+	assert_int_equal(find(CLASSIFY_LINK_ERROR, "4-2.3", 1)->count, 2);
+	/* 2.4 printed a failed request twice (ll_rw_blk, scsi_lib) */
+	classify_free(run_text(
+		"/dev/scsi/host0/bus0/target0/lun0: I/O error: dev 08:00, sector 0\n"
+		"I/O error: dev 08:00, sector 0\n"));
+	assert_int_equal(count(CLASSIFY_IO_ERROR), 1);
+	assert_int_equal(find(CLASSIFY_IO_ERROR, "sda", 0)->nlines, 2);
 }
 
 static void test_kernel_formats(void **state)

@@ -1222,6 +1222,10 @@ static bool classify_cmd_takes(const struct classify_held *h, const void *arg)
 	      (h->parts & CLASSIFY_P_CDB)) ||
 	     (a->part == CLASSIFY_P_CDB && h->reprint)))
 		return true;
+	/* 2.4 printed a failed request twice: the block layer, scsi_lib */
+	if (a->part == CLASSIFY_P_BLK && a->sector >= 0 &&
+	    (h->parts & CLASSIFY_P_BLK) && h->inc.sector == a->sector)
+		return true;
 	/* a part it has, or one after it, is the next command's */
 	return !(h->parts & ~(a->part - 1) &
 		 ~(unsigned int)(CLASSIFY_P_HEX | CLASSIFY_P_INFO));
@@ -1863,8 +1867,9 @@ static void classify_repeat(const struct classify *c, struct classify_held *h,
 
 /*
  * A new attempt at USB device @usb (hub_port_init()'s "new ... USB
- * device number", or its "reset ..."): the failures of the one before
- * are one incident, and over.
+ * device number", or its "reset ..."), or its disconnect: the failures
+ * of the one before are one incident, and over; what it repeats from now
+ * on is another device's (another device number's).
  */
 static void classify_end_attempt(struct classify *c, const char *usb)
 {
@@ -1873,7 +1878,11 @@ static void classify_end_attempt(struct classify *c, const char *usb)
 	for (i = 0; usb[0] && i < c->n; i++) {
 		struct classify_held *h = classify_at(c, i);
 
-		if (h->inc.kind == CLASSIFY_ENUM_FAILURE &&
+		enum classify_kind k = h->inc.kind;
+
+		if ((k == CLASSIFY_ENUM_FAILURE || k == CLASSIFY_LINK_ERROR ||
+		     k == CLASSIFY_POWER || k == CLASSIFY_OVER_CURRENT ||
+		     k == CLASSIFY_UAS_IGNORED || k == CLASSIFY_RESET_FAILED) &&
 		    !strcmp(h->inc.dev, usb))
 			h->closed = true;
 	}
@@ -2308,7 +2317,12 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 	case CLASSIFY_OVER_CURRENT:
 	case CLASSIFY_LINK_ERROR:
 	case CLASSIFY_POWER:
-		/* one message a port, the bridge or the controller repeats */
+		/*
+		 * one message a port, the bridge or the controller repeats;
+		 * a port's link errors, whichever (LPM's U1, U2, SEL)
+		 */
+		if (row->kind == CLASSIFY_LINK_ERROR)
+			same.row = NULL;
 		h = classify_find(c, rec, classify_same, &same);
 		if (h) {
 			classify_repeat(c, h, rec, ref);
@@ -2334,6 +2348,7 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 		classify_chain_join(c, h, rec, false);
 		return;
 	case CLASSIFY_DISCONNECT:
+		classify_end_attempt(c, w->usb);
 		h = classify_open(c, row->kind, rec, ref, w, msg, row);
 		classify_common_fields(&h->inc, m);
 		classify_chain_join(c, h, rec, false);

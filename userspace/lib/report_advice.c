@@ -35,6 +35,7 @@ enum {
 	REPORT_ADV_SUPPRESSED,
 	REPORT_ADV_LINK,
 	REPORT_ADV_POWER,
+	REPORT_ADV_UNDERVOLTAGE,
 	REPORT_ADV_COUNT
 };
 
@@ -192,6 +193,18 @@ static const struct report_advice report_advices[REPORT_ADV_COUNT] = {
 			"Use a powered hub or the enclosure's own power supply.",
 			"Connect the device directly to the computer."),
 	},
+	[REPORT_ADV_UNDERVOLTAGE] = {
+		"Under-voltage (the board's supply)",
+		"The Raspberry Pi's firmware saw its 5 V supply sag: the disks "
+		"on its USB ports brown out, then reset or drop off the bus.",
+		REPORT_TRIES(
+			"Use the board's own power supply (5.1 V, and 5 A for "
+			"a Raspberry Pi 5 with USB disks) and a short cable.",
+			"Power the disk separately: the enclosure's own supply "
+			"or a powered USB hub.",
+			"'vcgencmd get_throttled' says whether it happened since "
+			"boot (bit 16) and now (bit 0)."),
+	},
 	[REPORT_ADV_XHCI] = {
 		"xHCI transfer errors",
 		"The host controller completed transfers with an error code "
@@ -283,6 +296,9 @@ int report_advice_of(const struct classify_incident *c)
 		if (c->key == 4)
 			return REPORT_ADV_HW_ERROR;
 	}
+	/* the board's supply (rpi-* rows), not a port's budget */
+	if (c->kind == CLASSIFY_POWER && !strncmp(c->row, "rpi-", 4))
+		return REPORT_ADV_UNDERVOLTAGE;
 	/* an xHCI error with no completion code is the controller's */
 	if (c->kind == CLASSIFY_XHCI_ERROR && c->code < 0)
 		return REPORT_ADV_XHCI_HOST;
