@@ -755,6 +755,28 @@ static void test_attribution(void **state)
 	classify_free(c);
 }
 
+/* "%.4s" of four blanks: the revision a JMicron bridge left empty */
+static void test_blank_field(void **state)
+{
+	static const char line[] = "Direct-Access     Jmicron  Corp.       "
+				   "          PQ: 0 ANSI: 2 CCS";
+	struct kmsgtab_match m;
+	const struct kmsgtab_row *r;
+	size_t len = 0;
+	const char *v;
+
+	(void)state;
+	r = kmsgtab_match(line, strlen(line), KMSGTAB_WHO_SCSI, &m);
+	assert_non_null(r);
+	assert_string_equal(r->id, "scsi-dev-scsi");
+	v = kmsgtab_value(&m, KMSGTAB_F_VENDOR, &len);
+	assert_non_null(v);
+	assert_true(len >= 7 && !strncmp(v, "Jmicron", 7));
+	v = kmsgtab_value(&m, KMSGTAB_F_MODEL, &len);
+	assert_non_null(v);
+	assert_true(len >= 5 && !strncmp(v, "Corp.", 5));
+}
+
 /* Every row's test line is that row's, and maps as the row says. */
 static void test_table_rows(void **state)
 {
@@ -892,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_cdb_lba_16),
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_attribution),
+		cmocka_unit_test(test_blank_field),
 		cmocka_unit_test(test_table_rows),
 		cmocka_unit_test(test_kind_table),
 	};

@@ -783,28 +783,40 @@ static bool kmsgtab_match_at(struct kmsgtab_state *st, unsigned int i,
 		/* the shortest text the rest matches after, within "%.Ns" */
 		for (q = p; q <= st->end; q++) {
 			if (pc->len && (size_t)(q - p) > pc->len)
-				return false;
+				break;
 			const struct kmsgtab_piece *nx = &st->c->p[i + 1];
 
 			if (nx->type == KMSGTAB_P_LIT && nx->s[0] != ' ') {
 				q = memchr(q, nx->s[0], (size_t)(st->end - q));
 				if (!q)
-					return false;
+					break;
 			} else if (nx->type == KMSGTAB_P_LIT) {
 				/* its space is one or more blanks */
 				while (q < st->end && *q != ' ' && *q != '\t')
 					q++;
 				if (q == st->end)
-					return false;
+					break;
 			}
 			if (pc->len && (size_t)(q - p) > pc->len)
-				return false;
+				break;
 			kmsgtab_capture(st, pc, p, (size_t)(q - p));
 			if (kmsgtab_match_at(st, i + 1, q, out))
 				return true;
 			st->m->nvalues = saved;
 			if (!st->budget)
 				return false;
+		}
+		/*
+		 * "%.16s %.4s PQ:" with a revision of four blanks: the
+		 * literal before it took them all, so "%.4s" is empty and
+		 * the next literal's blank is the last one taken
+		 */
+		if (pc->len && st->c->p[i + 1].type == KMSGTAB_P_LIT &&
+		    st->c->p[i + 1].s[0] == ' ' && p > st->msg && p[-1] == ' ') {
+			kmsgtab_capture(st, pc, p, 0);
+			if (kmsgtab_match_at(st, i + 1, p - 1, out))
+				return true;
+			st->m->nvalues = saved;
 		}
 		return false;
 	}
