@@ -419,6 +419,9 @@ static void test_wrappers(void **state)
 		"&gt; [   12.500000] " MSG,
 		/* Markdown's bold around the line that matters */
 		"**[   12.500000] " MSG "**",
+		/* a stray character before the stamp; a damaged logread */
+		"d[   12.500000] " MSG,
+		".info kernel: [   12.500000] " MSG,
 	};
 	struct out o;
 	size_t i;

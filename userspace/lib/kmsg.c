@@ -2077,6 +2077,16 @@ static size_t kmsg_line_prefix(const char *p, size_t len)
 	double d;
 	size_t i = 0, j;
 
+	/* one stray character before a stamp (a console's, a paste's) */
+	if (len > 2 && p[0] != '[' && p[1] == '[' &&
+	    kmsg_stamped(kmsg_parse_one(p + 1, len - 1, &r, &d), &r))
+		return 1;
+	/* a damaged syslog prefix: "....info kernel: [ 1.2] ..." */
+	for (j = 0; j + 9 < len && j < 64; j++)
+		if (!memcmp(p + j, "kernel: [", 9) &&
+		    kmsg_stamped(kmsg_parse_one(p + j + 8, len - j - 8, &r, &d),
+				 &r))
+			return j + 8;
 	/* cat -n, nl: digits then a tab; grep -n: digits then ':' or '-' */
 	while (i < len && kmsg_is_digit(p[i]))
 		i++;
