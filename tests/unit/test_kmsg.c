@@ -470,6 +470,12 @@ static void test_join(void **state)
 	/* but not where the line above ran to a terminal's full width */
 	assert_string_equal(o.msg[1], "end_request: I/O error, dev sdb, "
 			    "sector 1987065 and on to a line of eighty-five");
+	/* a browser's break at 60, mid-word: the fragment would have fitted */
+	stream("[    9.611430] sd 0:0:0:0: [sda] tag#1 Add. Sense: Medium no\n"
+	       "t present", &o);
+	assert_int_equal(o.n, 1);
+	assert_string_equal(o.msg[0], "sd 0:0:0:0: [sda] tag#1 Add. Sense: "
+			    "Medium not present");
 	/* prose between two stamped lines is not a message */
 	stream("[    1.000000] " MSG "\nThen it hung.\n[    2.000000] " MSG, &o);
 	assert_int_equal(o.n, 2);

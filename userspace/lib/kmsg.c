@@ -2141,19 +2141,26 @@ static bool kmsg_stream_joins(const struct kmsg_stream *s, const char *p,
 }
 
 /*
- * A mail client that wraps at 72 to 78 columns breaks at a space and may
- * drop it; a terminal or browser breaks mid-word at its full width, 80
- * or more.  A line above shorter than 78 that ended a word, and a piece
- * that starts one: a space between them.
+ * A mail client fills lines to 70 to 78 columns and breaks at a space,
+ * which it may drop: the line above is at most 78 long, and the piece's
+ * first word would not have fitted on it within 70.  A browser or
+ * terminal breaks mid-word wherever its width ends ("no" + "t present"
+ * at 60): the fragment would have fitted.  Then a space between them.
  */
-#define KMSG_MAIL_WRAP	78
+#define KMSG_MAIL_WRAP_MAX	78
+#define KMSG_MAIL_WRAP_MIN	70
 
 static bool kmsg_mail_wrap(const struct kmsg_item *it, const char *p,
 			   size_t len)
 {
+	size_t word = 0;
 	char last;
 
-	if (it->phys_len >= KMSG_MAIL_WRAP || !it->rec.msg_len || !len)
+	if (it->phys_len > KMSG_MAIL_WRAP_MAX || !it->rec.msg_len || !len)
+		return false;
+	while (word < len && !kmsg_is_space(p[word]))
+		word++;
+	if (it->phys_len + 1 + word <= KMSG_MAIL_WRAP_MIN)
 		return false;
 	last = it->msg[it->rec.msg_len - 1];
 	return last != '-' && last != '/' && last != '(' && last != '[' &&
