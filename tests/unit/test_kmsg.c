@@ -128,6 +128,12 @@ static const struct form forms[] = {
 	  KMSG_CLOCK_WALL, 59 * 86400.0 + 9 * 3600 + 40 * 60 + 5,
 	  KMSG_CLOCK_WALL, 59 * 86400.0 + 9 * 3600 + 40 * 60 + 5, MSG, "nas",
 	  -1 },
+	/* dmesg -T under nl_NL and fr_FR: the day's and month's names */
+	{ "[wo jul 28 05:19:43 2021] " MSG, KMSG_FMT_DMESG_T, KMSG_CLOCK_REAL,
+	  1627449583.0, KMSG_CLOCK_REAL, 1627449583.0, MSG, NULL, -1 },
+	{ "[mer. nov. 18 10:00:00 2020] " MSG, KMSG_FMT_DMESG_T,
+	  KMSG_CLOCK_REAL, 1605693600.0, KMSG_CLOCK_REAL, 1605693600.0, MSG,
+	  NULL, -1 },
 	/* a decimal comma (dmesg's stamp pasted under such a locale) */
 	{ "[ 1234,567890] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO, 1234.56789,
 	  KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
@@ -422,6 +428,8 @@ static void test_wrappers(void **state)
 		/* a stray character before the stamp; a damaged logread */
 		"d[   12.500000] " MSG,
 		".info kernel: [   12.500000] " MSG,
+		/* Genode's label of the component running Linux's drivers */
+		"[init -> usb_drv -> usb_drv] [   12.500000] " MSG,
 	};
 	struct out o;
 	size_t i;
@@ -470,6 +478,12 @@ static void test_join(void **state)
 	/* but not where the line above ran to a terminal's full width */
 	assert_string_equal(o.msg[1], "end_request: I/O error, dev sdb, "
 			    "sector 1987065 and on to a line of eighty-five");
+	/* a mailer's break, deep in quotes: its width counts them */
+	stream(">>>>>>>>>>> [  801.953836] usb usb6-port1: Cannot enable. "
+	       "Maybe the USB\n>>>>>>>>>>> cable is bad?", &o);
+	assert_int_equal(o.n, 1);
+	assert_string_equal(o.msg[0], "usb usb6-port1: Cannot enable. Maybe "
+			    "the USB cable is bad?");
 	/* a browser's break at 60, mid-word: the fragment would have fitted */
 	stream("[    9.611430] sd 0:0:0:0: [sda] tag#1 Add. Sense: Medium no\n"
 	       "t present", &o);

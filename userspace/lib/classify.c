@@ -1178,6 +1178,7 @@ struct classify_cmd_arg {
 	unsigned int part;
 	unsigned long msg;	/* the message's number (c->st.messages) */
 	long long sector;	/* the block layer's, or -1 */
+	bool again;		/* 2.4 scsi_lib's print of the same request */
 };
 
 /*
@@ -1223,7 +1224,7 @@ static bool classify_cmd_takes(const struct classify_held *h, const void *arg)
 	     (a->part == CLASSIFY_P_CDB && h->reprint)))
 		return true;
 	/* 2.4 printed a failed request twice: the block layer, scsi_lib */
-	if (a->part == CLASSIFY_P_BLK && a->sector >= 0 &&
+	if (a->part == CLASSIFY_P_BLK && a->again && a->sector >= 0 &&
 	    (h->parts & CLASSIFY_P_BLK) && h->inc.sector == a->sector)
 		return true;
 	/* a part it has, or one after it, is the next command's */
@@ -1686,8 +1687,10 @@ static struct classify_held *classify_cmd_join(struct classify *c,
 					       const struct kmsgtab_match *m,
 					       unsigned int part)
 {
-	struct classify_cmd_arg a = { w->disk, w->tag, part,
-				      classify_msg_no(c), -1 };
+	struct classify_cmd_arg a = {
+		w->disk, w->tag, part, classify_msg_no(c), -1,
+		!strncmp(row->format, "I/O error: dev ", 15),
+	};
 	char disk[CLASSIFY_DEV_MAX] = "", partname[CLASSIFY_DEV_MAX] = "";
 	struct classify_who who = *w;
 	struct classify_held *h = NULL;
@@ -2080,7 +2083,7 @@ static void classify_on_lost(struct classify *c, const struct kmsg_record *rec,
 			     const struct kmsgtab_match *m, char *part)
 {
 	struct classify_cmd_arg a = {
-		w->disk, -1, CLASSIFY_P_LOST, classify_msg_no(c), -1
+		w->disk, -1, CLASSIFY_P_LOST, classify_msg_no(c), -1, false
 	};
 	struct classify_held *h;
 

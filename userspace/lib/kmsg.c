@@ -582,10 +582,37 @@ static int kmsg_bracket(const char **p, const char *end,
 		*p = q;
 		return 0;
 	}
-	/* -T and --time-format ctime: "[Sun Nov 29 23:10:27 2026]" */
+	/*
+	 * -T and --time-format ctime: "[Sun Nov 29 23:10:27 2026]"; under
+	 * another LC_TIME the day's and month's names are the locale's
+	 * ("[wo jul 28 05:19:43 2021]", "[mer. nov. 18 ...]")
+	 */
 	wday = kmsg_wday(q, end);
-	if (wday >= 0 && end - q > 4 && q[3] == ' ') {
+	if (wday < 0) {
+		const char *w = q;
+
+		while (w < end && w - q < 6 &&
+		       (((*w | 0x20) >= 'a' && (*w | 0x20) <= 'z') ||
+			(unsigned char)*w >= 0x80))
+			w++;
+		if (w - q >= 2 && w < end && *w == '.')
+			w++;
+		if (w - q >= 2 && w < end && *w == ' ') {
+			const char *c = w + 1;
+
+			if (!kmsg_ctime(&c, end, &t) && kmsg_expect(&c, end, ']'))
+				wday = (int)(w + 1 - q);	/* its length */
+		}
+		if (wday >= 0) {
+			q += wday;
+			wday = 0;
+		}
+	} else if (end - q > 4 && q[3] == ' ') {
 		q += 4;
+	} else {
+		wday = -1;
+	}
+	if (wday >= 0) {
 		if (kmsg_ctime(&q, end, &t) || !kmsg_expect(&q, end, ']'))
 			return -EINVAL;
 		kmsg_set_wall(r, t, true);
@@ -1281,6 +1308,17 @@ static int kmsg_parse_one(const char *line, size_t len,
 		goto out;
 	}
 	len = (size_t)(end - p);
+	/* Genode's label of the component that runs Linux's drivers */
+	if (len > 8 && p[0] == '[') {
+		const char *rb = memchr(p, ']', len < 96 ? len : 96);
+		const char *arrow = rb ? memmem(p, (size_t)(rb - p), " -> ", 4) :
+					 NULL;
+
+		if (arrow && rb + 2 < end && rb[1] == ' ') {
+			p = rb + 2;
+			len = (size_t)(end - p);
+		}
+	}
 	if (p[0] == '[') {
 		ret = kmsg_parse_bracketed(p, end, &r, delta, false);
 		if (!ret && pri && r.format == KMSG_FMT_DMESG)
@@ -2168,7 +2206,7 @@ static bool kmsg_mail_wrap(const struct kmsg_item *it, const char *p,
 }
 
 static void kmsg_stream_join(struct kmsg_stream *s, const char *p,
-			     size_t len, bool ends_space)
+			     size_t len, size_t width, bool ends_space)
 {
 	struct kmsg_item *it = &s->pool[s->pending];
 	size_t room = KMSG_MSG_MAX - it->rec.msg_len;
@@ -2187,7 +2225,7 @@ static void kmsg_stream_join(struct kmsg_stream *s, const char *p,
 	memcpy(it->msg + it->rec.msg_len, p, len);
 	it->rec.msg_len += len;
 	it->rec.joined = true;
-	it->phys_len = len;
+	it->phys_len = width;
 	s->st.joined++;
 }
 
@@ -2468,7 +2506,8 @@ static void kmsg_stream_unquote(const char **p, size_t *n, bool *indented,
 	while (m && (kmsg_is_space(*q) || *q == '>' || *q == '`')) {
 		if (*q == '`' && m >= 3 && !memcmp(q, "```", 3))
 			break;		/* a fence */
-		if (kmsg_is_space(*q))
+		/* the blank after a quote's '>' is the quote's */
+		if (kmsg_is_space(*q) && !(q > *p && q[-1] == '>'))
 			*indented = true;
 		q++;
 		m--;
@@ -2530,7 +2569,7 @@ static bool kmsg_stream_aside(struct kmsg_stream *s, const char *p, size_t n,
 
 /* A line that may be the kernel's: parsed, and added or joined. */
 static void kmsg_stream_log(struct kmsg_stream *s, const char *p, size_t n,
-			    bool indented, bool ends_space)
+			    size_t width, bool indented, bool ends_space)
 {
 	struct kmsg_record rec;
 	double delta;
@@ -2560,7 +2599,7 @@ static void kmsg_stream_log(struct kmsg_stream *s, const char *p, size_t n,
 	}
 	if (rec.format == KMSG_FMT_PLAIN && s->st.stamped) {
 		if (kmsg_stream_joins(s, p, n, indented))
-			kmsg_stream_join(s, p, n, ends_space);
+			kmsg_stream_join(s, p, n, width, ends_space);
 		else
 			s->st.other++;	/* prose between stamped lines */
 		return;
@@ -2591,7 +2630,7 @@ static void kmsg_stream_log(struct kmsg_stream *s, const char *p, size_t n,
 			rec.clock = KMSG_CLOCK_WALL;
 		}
 	}
-	kmsg_stream_add(s, &rec, n, NULL);
+	kmsg_stream_add(s, &rec, width, NULL);
 	if (s->pending >= 0)
 		s->pool[s->pending].ends_space = ends_space;
 }
@@ -2600,7 +2639,7 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 {
 	bool indented = false, ends_space = false;
 	const char *p;
-	size_t n;
+	size_t n, width;
 
 	s->lineno++;
 	s->st.lines++;
@@ -2608,10 +2647,14 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 		return;
 	n = kmsg_normalise(s, in, len);
 	p = s->line;
+	/* the width as pasted, "> " quotes and all: where a mailer wrapped */
+	width = n;
 	kmsg_stream_unquote(&p, &n, &indented, &ends_space);
 	if (kmsg_stream_aside(s, p, n, indented))
 		return;
-	kmsg_stream_log(s, p, n, indented, ends_space);
+	if (width > n + (size_t)(p - s->line))
+		width = n + (size_t)(p - s->line);	/* trailing blanks off */
+	kmsg_stream_log(s, p, n, width, indented, ends_space);
 }
 
 void kmsg_stream_end(struct kmsg_stream *s)
