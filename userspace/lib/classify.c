@@ -1971,6 +1971,34 @@ static void classify_common_fields(struct classify_incident *inc,
 	classify_value(m, KMSGTAB_F_SPEED, inc->speed, sizeof(inc->speed));
 }
 
+/*
+ * The open incident @pred accepts takes one more of its message; else
+ * the message opens one.  Either way it stays open @window s.  True
+ * when it opened one.
+ */
+static bool classify_repeat_or_open(struct classify *c,
+				    const struct kmsg_record *rec,
+				    uint64_t ref, const struct classify_who *w,
+				    const char *msg,
+				    const struct kmsgtab_row *row,
+				    const struct kmsgtab_match *m,
+				    classify_pred pred, const void *arg,
+				    double window, struct classify_held **out)
+{
+	struct classify_held *h = classify_find(c, rec, pred, arg);
+	bool opened = !h;
+
+	if (h) {
+		classify_repeat(c, h, rec, ref);
+	} else {
+		h = classify_open(c, row->kind, rec, ref, w, msg, row);
+		classify_common_fields(&h->inc, m);
+	}
+	h->window = window;
+	*out = h;
+	return opened;
+}
+
 /* "device offline error, dev sda, sector 8": the block layer's word */
 static bool classify_blk_offline(const struct kmsgtab_match *m)
 {
@@ -2291,28 +2319,17 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 		same.kind = row->kind;
 		same.row = row->id;
 		if (classify_row_is_setup(row)) {
-			h = classify_find(c, rec, classify_same, &same);
-			if (h) {
-				classify_repeat(c, h, rec, ref);
-			} else {
-				h = classify_open(c, row->kind, rec, ref, w, msg,
-						  row);
-				classify_common_fields(&h->inc, m);
-			}
-			h->window = CLASSIFY_ENUM_WINDOW;
+			classify_repeat_or_open(c, rec, ref, w, msg, row, m,
+						classify_same, &same,
+						CLASSIFY_ENUM_WINDOW, &h);
 			return;
 		}
 		if (classify_row_is_probe(row)) {
 			/* one failed probe, however many lines it takes */
-			h = classify_find(c, rec, classify_probe_open, w->dev);
-			if (h) {
-				classify_repeat(c, h, rec, ref);
-				return;
-			}
-			h = classify_open(c, row->kind, rec, ref, w, msg, row);
-			classify_common_fields(&h->inc, m);
+			classify_repeat_or_open(c, rec, ref, w, msg, row, m,
+						classify_probe_open, w->dev,
+						CLASSIFY_REPEAT_WINDOW, &h);
 			h->probe = true;
-			h->window = CLASSIFY_REPEAT_WINDOW;
 			return;
 		}
 		/* fall through */
@@ -2326,29 +2343,19 @@ static void classify_on_other(struct classify *c, const struct kmsg_record *rec,
 		 */
 		if (row->kind == CLASSIFY_LINK_ERROR)
 			same.row = NULL;
-		h = classify_find(c, rec, classify_same, &same);
-		if (h) {
-			classify_repeat(c, h, rec, ref);
-		} else {
-			h = classify_open(c, row->kind, rec, ref, w, msg, row);
-			classify_common_fields(&h->inc, m);
-		}
-		h->window = CLASSIFY_FLOOD_WINDOW;
+		classify_repeat_or_open(c, rec, ref, w, msg, row, m,
+					classify_same, &same,
+					CLASSIFY_FLOOD_WINDOW, &h);
 		return;
 	case CLASSIFY_ENUM_FAILURE:
 		classify_on_enum(c, rec, ref, w, msg, row, m);
 		return;
 	case CLASSIFY_RESET_FAILED:
 		/* hub_port_reset() tries PORT_RESET_TRIES times */
-		h = classify_find(c, rec, classify_same, &same);
-		if (h) {
-			classify_repeat(c, h, rec, ref);
-			return;
-		}
-		h = classify_open(c, row->kind, rec, ref, w, msg, row);
-		classify_common_fields(&h->inc, m);
-		h->window = CLASSIFY_FLOOD_WINDOW;
-		classify_chain_join(c, h, rec, false);
+		if (classify_repeat_or_open(c, rec, ref, w, msg, row, m,
+					    classify_same, &same,
+					    CLASSIFY_FLOOD_WINDOW, &h))
+			classify_chain_join(c, h, rec, false);
 		return;
 	case CLASSIFY_DISCONNECT:
 		classify_end_attempt(c, w->usb);
