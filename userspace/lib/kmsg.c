@@ -179,53 +179,51 @@ static const struct {
 	{ "\xd0\xb4\xd0\xb5\xd0\xba", 11 },		/* "дек" */
 };
 
+/* @name's length if @p starts with it, ASCII letters in either case */
+static size_t kmsg_name_ci(const char *p, const char *end, const char *name)
+{
+	size_t k, len = strlen(name);
+
+	if ((size_t)(end - p) < len)
+		return 0;
+	for (k = 0; k < len; k++)
+		if ((p[k] | 0x20) != (name[k] | 0x20))
+			return 0;
+	return len;
+}
+
 /*
- * The month of a syslog or journal stamp, English or local; *n gets the
- * bytes it took (a '.' after it included).  -1 if it is none.
+ * The month of a syslog or journal stamp, English or local, in either
+ * case; *n gets the bytes it took (a '.' after it included).  -1 if it
+ * is none.
  */
 static int kmsg_month_word(const char *p, const char *end, size_t *n)
 {
-	size_t i, k, len;
+	size_t i, w;
 	int month = kmsg_month(p, end);
 
-	if (month >= 0) {
-		*n = 3;
-	} else {
+	*n = 3;
+	if (month < 0) {
 		/* a word of 3 to 7 bytes (with its '.') and a space: else none */
-		for (len = 0; p + len < end && len < 8 && !kmsg_is_space(p[len]);
-		     len++)
+		for (w = 0; p + w < end && w < 8 && !kmsg_is_space(p[w]); w++)
 			;
-		if (len < 3 || len > 7 || p + len == end)
+		if (w < 3 || w > 7 || p + w == end)
 			return -1;
-		for (i = 0; i < sizeof(kmsg_local_months) /
-				sizeof(kmsg_local_months[0]); i++) {
-			len = strlen(kmsg_local_months[i].name);
-			if ((size_t)(end - p) < len)
-				continue;
-			for (k = 0; k < len; k++)
-				if ((p[k] | 0x20) !=
-				    (kmsg_local_months[i].name[k] | 0x20))
-					break;
-			if (k == len) {
+		/* the local names first: "mars", "janv.", "sept." */
+		for (i = 0; month < 0 && i < sizeof(kmsg_local_months) /
+					     sizeof(kmsg_local_months[0]); i++) {
+			*n = kmsg_name_ci(p, end, kmsg_local_months[i].name);
+			if (*n)
 				month = kmsg_local_months[i].month;
-				*n = len;
-				break;
+		}
+		/* then "jan", "nov", "dec" of a lower-case locale */
+		for (i = 0; month < 0 && i < 12; i++)
+			if (kmsg_name_ci(p, end, kmsg_months[i])) {
+				month = (int)i;
+				*n = 3;
 			}
-		}
-		if (month < 0) {
-			/* "jan", "nov", "dec" of a lower-case locale */
-			char up[3];
-
-			if (end - p < 3)
-				return -1;
-			up[0] = (char)(p[0] & ~0x20);
-			up[1] = (char)(p[1] | 0x20);
-			up[2] = (char)(p[2] | 0x20);
-			month = kmsg_month(up, up + 3);
-			if (month < 0)
-				return -1;
-			*n = 3;
-		}
+		if (month < 0)
+			return -1;
 	}
 	if (p + *n < end && p[*n] == '.')
 		(*n)++;
@@ -521,11 +519,28 @@ static int kmsg_ctime(const char **p, const char *end, double *t)
 	return 0;
 }
 
+/*
+ * After a day's name other than English ("wo", "mer."): 2 to 6 letters
+ * (UTF-8 bytes count), maybe a '.', a blank; what follows, or NULL
+ */
+static const char *kmsg_local_wday(const char *p, const char *end)
+{
+	const char *w = p;
+
+	while (w < end && w - p < 6 &&
+	       (((*w | 0x20) >= 'a' && (*w | 0x20) <= 'z') ||
+		(unsigned char)*w >= 0x80))
+		w++;
+	if (w - p >= 2 && w < end && *w == '.')
+		w++;
+	return w - p >= 2 && w < end && *w == ' ' ? w + 1 : NULL;
+}
+
 /* The ways dmesg fills its bracket; delta gets the "+x"/"<x>" of -H/-d. */
 static int kmsg_bracket(const char **p, const char *end,
 			struct kmsg_record *r, double *delta, bool cut)
 {
-	const char *q = *p;
+	const char *q = *p, *w;
 	double t, d;
 	int wday;
 
@@ -588,37 +603,17 @@ static int kmsg_bracket(const char **p, const char *end,
 	 * ("[wo jul 28 05:19:43 2021]", "[mer. nov. 18 ...]")
 	 */
 	wday = kmsg_wday(q, end);
-	if (wday < 0) {
-		const char *w = q;
-
-		while (w < end && w - q < 6 &&
-		       (((*w | 0x20) >= 'a' && (*w | 0x20) <= 'z') ||
-			(unsigned char)*w >= 0x80))
-			w++;
-		if (w - q >= 2 && w < end && *w == '.')
-			w++;
-		if (w - q >= 2 && w < end && *w == ' ') {
-			const char *c = w + 1;
-
-			if (!kmsg_ctime(&c, end, &t) && kmsg_expect(&c, end, ']'))
-				wday = (int)(w + 1 - q);	/* its length */
+	w = wday >= 0 && end - q > 4 && q[3] == ' ' ? q + 4 :
+	    kmsg_local_wday(q, end);
+	if (w) {
+		if (!kmsg_ctime(&w, end, &t) && kmsg_expect(&w, end, ']')) {
+			kmsg_set_wall(r, t, true);
+			r->format = KMSG_FMT_DMESG_T;
+			*p = w;
+			return 0;
 		}
-		if (wday >= 0) {
-			q += wday;
-			wday = 0;
-		}
-	} else if (end - q > 4 && q[3] == ' ') {
-		q += 4;
-	} else {
-		wday = -1;
-	}
-	if (wday >= 0) {
-		if (kmsg_ctime(&q, end, &t) || !kmsg_expect(&q, end, ']'))
+		if (wday >= 0)
 			return -EINVAL;
-		kmsg_set_wall(r, t, true);
-		r->format = KMSG_FMT_DMESG_T;
-		*p = q;
-		return 0;
 	}
 	if (!kmsg_rel_abs(&q, end, &t) && kmsg_expect(&q, end, ']')) {
 		kmsg_set_wall(r, t, false);
@@ -1236,8 +1231,8 @@ static bool kmsg_looks_day_time(const char *p, const char *end)
 	const char *q = p;
 
 	kmsg_skip_spaces(&q, end);
-	if (q == p || kmsg_digits(&q, end, 2) < 0 ||
-	    !kmsg_is_space(q < end ? *q : 'x'))
+	if (q == p || kmsg_digits(&q, end, 2) < 0 || q == end ||
+	    !kmsg_is_space(*q))
 		return false;
 	kmsg_skip_spaces(&q, end);
 	return end - q >= 3 && kmsg_is_digit(q[0]) && kmsg_is_digit(q[1]) &&
@@ -2213,7 +2208,8 @@ static void kmsg_stream_join(struct kmsg_stream *s, const char *p,
 
 	/*
 	 * A hard wrap at a column cuts words ("disable" + "d ep"): join as
-	 * is.  A mail client breaks at a space, which the line above kept.
+	 * is.  A mail client breaks at a space, which the line above kept
+	 * or kmsg_mail_wrap() finds it dropped.
 	 */
 	if ((it->ends_space || kmsg_mail_wrap(it, p, len)) && room) {
 		it->msg[it->rec.msg_len++] = ' ';
@@ -2647,13 +2643,11 @@ void kmsg_stream_feed(struct kmsg_stream *s, const char *in, size_t len)
 		return;
 	n = kmsg_normalise(s, in, len);
 	p = s->line;
-	/* the width as pasted, "> " quotes and all: where a mailer wrapped */
-	width = n;
 	kmsg_stream_unquote(&p, &n, &indented, &ends_space);
 	if (kmsg_stream_aside(s, p, n, indented))
 		return;
-	if (width > n + (size_t)(p - s->line))
-		width = n + (size_t)(p - s->line);	/* trailing blanks off */
+	/* the width as pasted, "> " quotes and all: where a mailer wrapped */
+	width = (size_t)(p - s->line) + n;
 	kmsg_stream_log(s, p, n, width, indented, ends_space);
 }
 
