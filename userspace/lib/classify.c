@@ -1880,7 +1880,6 @@ static void classify_end_attempt(struct classify *c, const char *usb)
 
 	for (i = 0; usb[0] && i < c->n; i++) {
 		struct classify_held *h = classify_at(c, i);
-
 		enum classify_kind k = h->inc.kind;
 
 		if ((k == CLASSIFY_ENUM_FAILURE || k == CLASSIFY_LINK_ERROR ||
@@ -2034,10 +2033,6 @@ static void classify_offline(struct classify *c, const struct kmsg_record *rec,
 		classify_close_chain(c);
 }
 
-/*
- * The device of a line: the disk its fields name, or for the lines that
- * name none, the disk the lines before named.  part gets the partition.
- */
 /* The line names its disk by a path (/dev/disk/by-id/...) */
 static bool classify_named_by_path(const struct kmsgtab_match *m)
 {
@@ -2047,6 +2042,10 @@ static bool classify_named_by_path(const struct kmsgtab_match *m)
 	return v && len && *v == '/';
 }
 
+/*
+ * The device of a line: the disk its fields name, or for the lines that
+ * name none, the disk the lines before named.  part gets the partition.
+ */
 static void classify_row_device(struct classify *c, struct classify_who *w,
 				const struct kmsgtab_row *row,
 				const struct kmsgtab_match *m, char *part)
