@@ -418,7 +418,7 @@ class Run:
         booting, and --boot-retries allow, boot it again (its console
         kept as console.stalled-N.log) and return True."""
         now = time.monotonic()
-        if now < self.stall_check_at:
+        if now < self.stall_check_at or self.boots > self.a.boot_retries:
             return False
         self.stall_check_at = now + 1
         try:
@@ -426,7 +426,7 @@ class Run:
                 line = boot_stall(f.read())
         except OSError:
             return False
-        if line is None or self.boots > self.a.boot_retries:
+        if line is None:
             return False
         kept = f"console.stalled-{self.boots}.log"
         warn(f"the guest's kernel stalled while booting, before COMMAND "
