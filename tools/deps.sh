@@ -62,6 +62,11 @@ test_pkgs="libcmocka-dev python3 qemu-system-x86 qemu-utils busybox-static
 	clang libclang-rt-14-dev jq tshark trace-cmd tcpdump chromium
 	systemd systemd-journal-remote sg3-utils gzip bzip2 zstd dos2unix
 	usb.ids shellcheck pv dmsetup mmdebstrap"
+# what tools/testbed/qemu/build needs to build the bridge's QEMU from
+# Debian's source package
+qemu_build_pkgs="dpkg-dev meson ninja-build libglib2.0-dev libpixman-1-dev
+	libfdt-dev libslirp-dev libcap-ng-dev libattr1-dev flex bison
+	python3-venv pkg-config patch"
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 
@@ -163,6 +168,8 @@ deb_chroot
 [ "$what" = "--deb" ] && exit 0
 # shellcheck disable=SC2046,SC2086 # lists of package names, split on purpose
 apt_install $(missing $test_pkgs)
+# shellcheck disable=SC2046,SC2086 # lists of package names, split on purpose
+apt_install $(missing $qemu_build_pkgs)
 
 # checkpatch.pl and its data files, from Debian's kernel source tarball
 # (the headers packages do not ship it)
@@ -573,3 +580,7 @@ grep -v '^#' "$here/kernel-sources.conf" | while read -r ver pkg pv suite; do
 done
 
 arm64_all
+
+# The test bed's --bridge enclosures: QEMU 7.2 from Debian's source with
+# usbtrail's patch (about 8 minutes the first time, cached after)
+"$here/testbed/qemu/build" >/dev/null

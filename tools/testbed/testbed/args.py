@@ -6,6 +6,7 @@ import os
 import re
 
 from .arch import ARCHES, arch_of
+from . import bridges
 from .config import DEVICES, ROOT, die
 from .faults import Fault
 
@@ -39,6 +40,10 @@ faults (--fault, repeatable; DEVICE defaults to the first device):
   dip@T+D[:DEVICE]     writes throttled to 25% of the rate of the second
                        before T, for D s: a dip without errors
   unplug@T+D[:DEVICE]  device_del at T, device_add again D s later
+  power-cut@T+D        --bridge's enclosure loses power at T (its volatile
+                       cache, if it has one, is lost) and D s later has
+                       it back: the guest sees a disconnect and a new
+                       device
 T may be a name instead (letters, digits, '-'): the fault starts when
 COMMAND runs `testbed-mark NAME`, D s after it the stall or dip ends, the
 device comes back (a guest slower than expected, such as the debug
@@ -51,6 +56,14 @@ takes up to 1.5 times an x86-64 guest's), console ttyAMA0, Debian's arm64 kernel
 usbtrail.ko cross-built, busybox and the shared libraries from the arm64
 sysroot of tools/deps.sh.  The same devices but uhci, the same faults.
 
+bridges (--bridge NAME[,vidpid=VVVV:PPPP]; --list-bridges lists them):
+  a dual-mode enclosure (BOT at alternate setting 0, UAS at 1, on xHCI)
+  with the defects of a real bridge, on QEMU built by
+  tools/testbed/qemu/build; the device is named "bridge" ($TESTBED_BRIDGE,
+  /dev/disk/testbed/bridge), added to --devices (which then defaults to
+  none besides it).  Each time a defect acts, qemu.log says "bridge
+  bridge: ..." (faults.log for the ones driven from the host).
+
 exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
     p.add_argument("--kernel", default="default",
                    help="kernel from tools/kernels.conf: 6.1 (default), "
@@ -61,8 +74,15 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
                    "arm64 (QEMU's virt machine, a Cortex-A72 under TCG, "
                    "Debian's arm64 kernel; usbtrail and usbtrail.ko "
                    "cross-built; no uhci, no --journald, no --kvm)")
-    p.add_argument("--devices", default="uas,bot",
-                   help="comma-separated device list (default uas,bot)")
+    p.add_argument("--devices", default=None,
+                   help="comma-separated device list (default uas,bot; "
+                   "none with --bridge)")
+    p.add_argument("--bridge", metavar="NAME[,vidpid=VVVV:PPPP]",
+                   help="attach a dual-mode enclosure with the defects of "
+                   "bridge personality NAME (see --list-bridges)")
+    p.add_argument("--list-bridges", action="store_true",
+                   help="list the bridge personalities, their defects, "
+                   "the kernel's fix and the sources, and exit")
     p.add_argument("--fault", action="append", default=[],
                    metavar="SPEC", help="inject a fault (repeatable)")
     p.add_argument("--quirk", action="append", default=[],
@@ -108,6 +128,9 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
                    "journald in the guest before COMMAND")
     p.add_argument("command", nargs=argparse.REMAINDER)
     a = p.parse_args(argv)
+    if a.list_bridges:
+        print(bridges.list_text(), end="")
+        raise SystemExit(0)
     if a.command and a.command[0] == "--":
         a.command = a.command[1:]
     if not a.command:
@@ -116,9 +139,22 @@ exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
     if not arch:
         p.error(f"unknown --arch '{a.arch}' (known: {', '.join(ARCHES)})")
     a.arch = arch
-    a.devices = [d for d in a.devices.split(",") if d]
-    if not a.devices:
+    if a.devices is None:
+        a.devices = "" if a.bridge else "uas,bot"
+    elif not [d for d in a.devices.split(",") if d]:
         p.error("--devices is empty")
+    a.devices = [d for d in a.devices.split(",") if d]
+    if "bridge" in a.devices:
+        p.error("device 'bridge' is --bridge NAME's")
+    if a.bridge:
+        try:
+            a.bridge = bridges.BridgeSpec(a.bridge)
+        except ValueError as e:
+            p.error(str(e))
+        if a.arch != "x86-64":
+            p.error("--bridge: the bridge's QEMU is built for x86-64 "
+                    "guests only")
+        a.devices.append("bridge")
     for d in a.devices:
         if d not in DEVICES:
             p.error(f"unknown device '{d}' (known: {', '.join(DEVICES)})")

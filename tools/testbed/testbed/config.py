@@ -20,7 +20,16 @@ DEVICES = {
     "uas-hs": {"hc": "ehci", "kind": "uas"},
     "ehci":   {"hc": "ehci", "kind": "bot"},
     "uhci":   {"hc": "uhci", "kind": "bot"},
+    # --bridge NAME (testbed.bridges): the dual-mode enclosure, BOT at
+    # alternate setting 0 and UAS at 1, with NAME's defects
+    "bridge": {"hc": "xhci", "kind": "bridge"},
 }
+
+# The QEMU that has the bridge (tools/testbed/qemu/build, which
+# tools/deps.sh runs), and the firmware directories it reads: Debian's
+# qemu-system-data and seabios, as Debian's own QEMU does.
+QEMU_BUILD = os.path.join(ROOT, "tools", "testbed", "qemu", "build")
+QEMU_FIRMWARE = ["-L", "/usr/share/qemu", "-L", "/usr/share/seabios"]
 
 # Controller ids end in -hc: the enclosures "ehci" and "uhci" take the
 # plain names.

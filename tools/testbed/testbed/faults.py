@@ -15,7 +15,7 @@ DIP_FLOOR_BPS = 256 * 1024      # never so low that commands time out
 
 
 FAULT_RE = re.compile(
-    r"^(?P<kind>medium-not-present|io-error|stall|dip|unplug)@"
+    r"^(?P<kind>medium-not-present|io-error|stall|dip|unplug|power-cut)@"
     r"(?P<arg>[0-9.+]+|[a-z][a-z0-9-]*\+[0-9.+]*)(?::(?P<dev>[a-z-]+))?$")
 MARK_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -36,6 +36,9 @@ class Fault:
         if self.dev not in devices:
             raise ValueError(f"fault '{spec}': no device '{self.dev}' "
                              f"in --devices {','.join(devices)}")
+        if self.kind == "power-cut" and self.dev != "bridge":
+            raise ValueError(f"fault '{spec}': power-cut is a fault of "
+                             "--bridge's enclosure only")
         arg = m.group("arg")
         if self.kind in ("medium-not-present", "io-error"):
             if not arg.isdigit():

@@ -1,17 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """QEMU -device property sets of the test bed's enclosures; -accel."""
 
+from .bridges import DISK_PRODUCT, DISK_VENDOR
 from .config import DEVICES
 
 
-def device_qdevs(name, serial, port):
-    """QEMU -device property sets for enclosure `name` (for device_add too).
+def device_qdevs(name, serial, port, bridge=None):
+    """QEMU -device property sets for enclosure `name` (for device_add too);
+    `bridge` the --bridge BridgeSpec of the enclosure "bridge".
 
     The root port is given explicitly, so that a replug after unplug
     comes back on the same port (USB path), as a cable put back would.
     """
     hc = DEVICES[name]["hc"] + "-hc"
     disk = {"werror": "report", "rerror": "report", "drive": f"{name}-top"}
+    if DEVICES[name]["kind"] == "bridge":
+        return [dict({"driver": "usb-uas", "id": name, "bus": f"{hc}.0",
+                      "port": str(port), "serial": serial},
+                     **bridge.usb_props()),
+                dict(disk, driver="scsi-hd", id=f"{name}-disk",
+                     bus=f"{name}.0", **{"scsi-id": 0, "lun": 0},
+                     serial=serial, vendor=DISK_VENDOR,
+                     product=DISK_PRODUCT)]
     if DEVICES[name]["kind"] == "uas":
         return [{"driver": "usb-uas", "id": name, "bus": f"{hc}.0",
                  "port": str(port), "serial": serial},
@@ -23,7 +33,9 @@ def device_qdevs(name, serial, port):
 
 
 def qdev_arg(props):
-    return ",".join(f"{k}={v}" for k, v in [("driver", props["driver"])] +
+    # a comma in a value is doubled, as QEMU's option parser wants
+    return ",".join(f"{k}={str(v).replace(',', ',,')}" for k, v in
+                    [("driver", props["driver"])] +
                     [(k, v) for k, v in props.items() if k != "driver"])
 
 

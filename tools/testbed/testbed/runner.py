@@ -16,8 +16,9 @@ import time
 
 from .arch import ARCHES
 from .args import kernel_abi, parse_args
+from .bridgehost import BridgeHost
 from .config import (CONTROLLERS, DEVICES, EXIT_TESTBED, EXIT_TIMEOUT,
-                     KCACHE, ROOT, die, warn)
+                     KCACHE, QEMU_BUILD, QEMU_FIRMWARE, ROOT, die, warn)
 from .faults import (DIP_FLOOR_BPS, DIP_FRACTION, ERRNO_EIO,
                      ERRNO_ENOMEDIUM, STALL_BPS, STALL_SCSI_TIMEOUT)
 from .initramfs import build_initramfs
@@ -59,6 +60,18 @@ class Run:
         if not os.path.exists(self.vmlinuz):
             die(f"kernel {self.abi} is not installed: run tools/deps.sh",
                 EXIT_TESTBED)
+        self.qemu_bin = self.arch["qemu"][:1]
+        self.bridge_host = None
+        if a.bridge:
+            path = subprocess.run([QEMU_BUILD, "--path"], check=True,
+                                  capture_output=True,
+                                  text=True).stdout.strip()
+            if not os.path.exists(path):
+                die(f"--bridge: the bridge's QEMU ({path}) is not built: "
+                    "run tools/deps.sh (or tools/testbed/qemu/build)",
+                    EXIT_TESTBED)
+            self.qemu_bin = [path] + QEMU_FIRMWARE
+            self.bridge_host = BridgeHost(self, a.bridge.personality)
         self.tmp = tempfile.mkdtemp(prefix="usbtrail-testbed.")
         self.tb = os.path.join(self.tmp, "tb")
         os.mkdir(self.tb)
@@ -120,7 +133,8 @@ class Run:
     # -- QEMU command line
     def qemu_args(self, accel):
         a = self.a
-        args = self.arch["qemu"] + ["-nodefaults", "-no-user-config",
+        args = self.qemu_bin + self.arch["qemu"][1:] + [
+                "-nodefaults", "-no-user-config",
                 "-display", "none", "-no-reboot", "-m", a.memory,
                 "-smp", str(a.cpus), "-accel", accel_arg(accel, a.cpus),
                 "-kernel", self.vmlinuz,
@@ -165,7 +179,7 @@ class Run:
         for name in a.devices:
             args += self.blockdev_args(name)
             for props in device_qdevs(name, self.serial(name),
-                                      self.port[name]):
+                                      self.port[name], self.a.bridge):
                 args += ["-device", qdev_arg(props)]
         return args
 
@@ -226,11 +240,21 @@ class Run:
         self.qmp.cmd("qom-set", path=f"/objects/tg-{name}",
                      property="limits", value=limits)
 
-    def wr_bytes(self, name):
+    def blockstats(self, name):
+        """(bytes read, bytes written) of device `name`'s disk"""
         for s in self.qmp.cmd("query-blockstats"):
             if s.get("node-name") == f"{name}-top":
-                return s["stats"]["wr_bytes"]
-        return 0
+                return s["stats"]["rd_bytes"], s["stats"]["wr_bytes"]
+        return 0, 0
+
+    def wr_bytes(self, name):
+        return self.blockstats(name)[1]
+
+    def set_power(self, name, on):
+        """--bridge's enclosure loses its power (off: its volatile cache
+        is lost, it leaves the bus) or has it back"""
+        self.qmp.cmd("qom-set", path=f"/machine/peripheral/{name}",
+                     property="x-power", value=on)
 
     def schedule_faults(self):
         for f in self.a.faults:
@@ -254,6 +278,14 @@ class Run:
             self.at(f.t + f.d, lambda f=f: self.dip(f, False))
         elif f.kind == "unplug":
             self.at(f.t, lambda f=f: self.unplug(f))
+        elif f.kind == "power-cut":
+            self.at(f.t, lambda f=f: self.power(f, False))
+            self.at(f.t + f.d, lambda f=f: self.power(f, True))
+
+    def power(self, f, on):
+        self.set_power(f.dev, on)
+        self.flog(f.spec, "power-on" if on else "power-off",
+                  f"device={f.dev}")
 
     def poll_marks(self):
         """The faults timed from a mark (`testbed-mark NAME` in the
@@ -298,7 +330,7 @@ class Run:
         # requests before the port cancels the USB packets that carry them;
         # detaching first cancels the packets while the requests still exist.
         path = f"/machine/peripheral/{f.dev}"
-        if DEVICES[f.dev]["kind"] == "uas":
+        if DEVICES[f.dev]["kind"] in ("uas", "bridge"):
             self.qmp.cmd("qom-set", path=path, property="attached",
                          value=False)
         self.qmp.cmd("device_del", id=f.dev)
@@ -308,7 +340,7 @@ class Run:
 
     def replug(self, f):
         for props in device_qdevs(f.dev, self.serial(f.dev),
-                                  self.port[f.dev]):
+                                  self.port[f.dev], self.a.bridge):
             self.qmp.cmd("device_add", **props)
         # A hot-added usb-uas is not attached to its port until told (the
         # LUN must exist first); usb-storage attaches itself.
@@ -490,6 +522,9 @@ class Run:
                     self.on_event(ev)
                 if self.marks:
                     self.poll_marks()
+                if self.t0 is not None and self.bridge_host and \
+                        self.bridge_host.active():
+                    self.bridge_host.poll()
                 while self.t0 is not None and self.actions and \
                         self.actions[0][0] <= time.monotonic() - self.t0:
                     _, fn = self.actions.pop(0)
