@@ -11,7 +11,19 @@
 #   bridge.sh PERSONALITY VIDPID
 set -u
 name=$1 vidpid=$2
-usb=$TESTBED_BRIDGE_USB
+# plugged at boot: the test bed's name for it; plugged as we start
+# (--bridge NAME,plug=late): found by its serial once it enumerates
+usb=${TESTBED_BRIDGE_USB:-}
+i=0
+while [ -z "$usb" ] && [ $i -lt 300 ]; do
+	for d in /sys/bus/usb/devices/*; do
+		[ "$(cat "$d/serial" 2>/dev/null)" = usbtrail-bridge ] &&
+			usb=${d##*/}
+	done
+	[ -n "$usb" ] || sleep 0.1
+	i=$((i + 1))
+done
+[ -n "$usb" ] || { echo "bridge.sh: no bridge (serial usbtrail-bridge)" >&2; exit 1; }
 iface=$usb:1.0
 # Commands time out after this long on the bridge's disk (the kernel's
 # default is 30 s): the error handler starts sooner, the signature is the
@@ -46,10 +58,13 @@ driver() {
 }
 
 # phase P [DISK_WAIT_S]: start phase P; its disk in $disk ('' if none
-# came within DISK_WAIT_S, default 30), its SCSI timeout set
+# came within DISK_WAIT_S, default 30), its SCSI timeout set.  Its kernel
+# log starts where the last phase's ended (the first's at boot): a quirk
+# and the probe it causes belong to the phase after.  (The kernel's ring
+# buffer is read and cleared: it never wraps between two phases; the
+# console has it all.)
 phase() {
 	p=$1
-	klog0=$(dmesg | wc -l)
 	log "phase $p"
 	disk=$(bridge_disk "${2:-30}") || disk=
 	echo "${disk:-none}" >"/out/$p.disk"
@@ -61,10 +76,10 @@ phase() {
 	fi
 }
 
-# end_phase: the kernel's lines since phase() into /out/$p.klog
+# end_phase: the kernel's lines of the phase into /out/$p.klog
 end_phase() {
-	dmesg | tail -n +$((klog0 + 1)) >"/out/$p.klog"
 	log "phase $p done"
+	dmesg -c >"/out/$p.klog"
 }
 
 # quirk FLAGS: the usb-storage quirk of the bridge set at run time, and
@@ -103,7 +118,7 @@ compare() {
 	fi
 }
 
-# rate P: sectors written, sampled every 0.25 s into /out/P.rate
+# rate P: sectors written, sampled every 0.1 s into /out/P.rate
 # ("uptime sectors") until stop_rate
 rate() {
 	b=${disk#/dev/}
@@ -111,7 +126,7 @@ rate() {
 		while :; do
 			echo "$(cut -d' ' -f1 /proc/uptime) $(awk '{ print $7 }' \
 				"/sys/block/$b/stat" 2>/dev/null)"
-			sleep 0.25
+			sleep 0.1
 		done
 	) >"/out/$1.rate" &
 	rate_pid=$!
@@ -173,7 +188,26 @@ max-sectors)
 	;;
 rsoc)
 	# sd sends REPORT SUPPORTED OPERATION CODES while it probes the disk
-	phase probe 300
+	# (for INQUIRY, WRITE SAME(16), WRITE SAME(10), each tried 4 times
+	# with a 30 s timeout: left alone, the probe ends after 6 minutes).
+	# The first abort is enough: then the fix, as a user who unplugs.
+	i=0
+	while [ $i -lt 100 ] && [ "$(driver)" = none ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	phase probe 0
+	i=0
+	while [ $i -lt 900 ] && ! dmesg | grep -q uas_eh_abort_handler; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	bridge_disk 0 >/out/probe.disk-at-abort || echo none >/out/probe.disk-at-abort
+	while [ $i -lt 1000 ] &&
+	      ! dmesg | grep -q 'uas_eh_device_reset_handler success'; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	end_phase
 	quirk f
 	phase f
@@ -224,13 +258,13 @@ volatile-cache)
 collapse)
 	phase write
 	rate write
-	dd if=/dev/zero of="$disk" bs=1M count=192 oflag=direct 2>/out/write.dd
+	dd if=/dev/zero of="$disk" bs=1M count=512 oflag=direct 2>/out/write.dd
 	stop_rate
 	# idle: the disk's cache drains, full speed again
 	sleep 7
-	rate again
-	dd if=/dev/zero of="$disk" bs=1M count=48 oflag=direct 2>/out/again.dd
-	stop_rate
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	dd if=/dev/zero of="$disk" bs=1M count=128 oflag=direct 2>/out/again.dd
+	awk -v t0="$t0" '{ print $1 - t0 }' /proc/uptime >/out/again.secs
 	end_phase
 	;;
 brownout)

@@ -56,13 +56,15 @@ takes up to 1.5 times an x86-64 guest's), console ttyAMA0, Debian's arm64 kernel
 usbtrail.ko cross-built, busybox and the shared libraries from the arm64
 sysroot of tools/deps.sh.  The same devices but uhci, the same faults.
 
-bridges (--bridge NAME[,vidpid=VVVV:PPPP]; --list-bridges lists them):
+bridges (--bridge NAME[,vidpid=VVVV:PPPP][,plug=late]; --list-bridges):
   a dual-mode enclosure (BOT at alternate setting 0, UAS at 1, on xHCI)
   with the defects of a real bridge, on QEMU built by
   tools/testbed/qemu/build; the device is named "bridge" ($TESTBED_BRIDGE,
   /dev/disk/testbed/bridge), added to --devices (which then defaults to
   none besides it).  Each time a defect acts, qemu.log says "bridge
-  bridge: ..." (faults.log for the ones driven from the host).
+  bridge: ..." (faults.log for the ones driven from the host).  plug=late
+  plugs it in as COMMAND starts (no $TESTBED_BRIDGE then: find it by its
+  serial, usbtrail-bridge).
 
 exit status: COMMAND's; 124 timeout; 125 the test bed failed; 2 usage.""")
     p.add_argument("--kernel", default="default",

@@ -66,7 +66,10 @@ BRIDGES = [
         field=[r"uas_eh_abort_handler 0 uas-tag \d+ inflight:",
                r"uas_eh_device_reset_handler start",
                r"reset SuperSpeed USB device number \d+ using xhci_hcd"],
-        sources=[]),
+        sources=['drivers/usb/storage/unusual_uas.h (6.12): 0984:0301 Apricorn, US_FL_IGNORE_UAS, "sometimes returns \\"USBSUSBSUSBS\\" in response to SCSI commands in UAS mode"',
+                 'drivers/usb/storage/unusual_uas.h (6.12): 357d:7788 JMicron JMS566, US_FL_NO_REPORT_OPCODES | US_FL_IGNORE_UAS ("UAS Ignore Reported by Steven Ellis")',
+                 'drivers/usb/storage/unusual_uas.h (6.12): 2537:1068 Norelsys NS1068X, 090c:2000 Hiksemi, 0b05:1932 ASUS, 17ef:3899 Thinkplus External HDD: US_FL_IGNORE_UAS',
+                 'drivers/usb/storage/uas-detect.h (6.12): ASMedia 174c:5106/55aa, "Possibly an ASM1051, disable uas" (US_FL_IGNORE_UAS)']),
     Personality(
         "max-sectors",
         "a READ or WRITE of more than 240 sectors (120 KiB) is never "
@@ -76,7 +79,8 @@ BRIDGES = [
             "/sys/block/sdX/queue/max_sectors_kb = 120 for either driver",
         field=[r"uas_eh_abort_handler 0 uas-tag \d+ inflight:.*CMD",
                r"reset SuperSpeed USB device number \d+ using xhci_hcd"],
-        sources=[]),
+        sources=['drivers/usb/storage/uas-detect.h (6.12): ASMedia 174c:55aa, "ASM1053, these have issues with large transfers": US_FL_MAX_SECTORS_240',
+                 'drivers/usb/storage/uas.c (6.12) uas_slave_configure: US_FL_MAX_SECTORS_240 caps max_hw_sectors at 240; usb-storage (scsiglue.c) uses 2048 at SuperSpeed and honours only MAX_SECTORS_64, so over BOT the sysfs max_sectors_kb is the fix']),
     Personality(
         "rsoc",
         "REPORT SUPPORTED OPERATION CODES (MAINTENANCE IN, service action "
@@ -86,7 +90,9 @@ BRIDGES = [
         fix="usb-storage quirk f (US_FL_NO_REPORT_OPCODES)",
         field=[r"uas_eh_abort_handler 0 uas-tag \d+ inflight:",
                r"reset SuperSpeed USB device number \d+ using xhci_hcd"],
-        sources=[]),
+        sources=['drivers/usb/storage/unusual_uas.h (6.12): 152d:0539 JMicron JMS539, 152d:0583 JMS583Gen 2, 054c:087d Sony PSZ-HA*, 4971:8017 SimpleTech External HDD: US_FL_NO_REPORT_OPCODES',
+                 'drivers/usb/storage/unusual_uas.h (6.12): 059f:105f LaCie 2Big Quadra USB3, 059f:1061 Rugged USB3-FW: US_FL_NO_REPORT_OPCODES | US_FL_NO_SAME',
+                 'drivers/scsi/sd.c (6.12) sd_read_write_same: scsi_report_opcode() for INQUIRY, WRITE SAME(16) and (10) at every probe unless no_report_opcodes; usb-storage (scsiglue.c) sets no_report_opcodes always, uas only for the quirk']),
     Personality(
         "ata-pt",
         "ATA PASS-THROUGH (12) and (16), as smartctl -d sat and hdparm "
@@ -96,7 +102,9 @@ BRIDGES = [
             "them itself with ILLEGAL REQUEST",
         field=[r"uas_eh_abort_handler 0 uas-tag \d+ inflight:",
                r"reset SuperSpeed USB device number \d+ using xhci_hcd"],
-        sources=[]),
+        sources=['drivers/usb/storage/unusual_uas.h (6.12): 2109:0711 VIA VL711, 125f:a94a ADATA Portable HDD CH94, 154b:f00b PNY Pro Elite SSD: US_FL_NO_ATA_1X',
+                 'drivers/usb/storage/uas-detect.h (6.12): "All Seagate disk enclosures have broken ATA pass-through support" (vendor 0bc2: US_FL_NO_ATA_1X)',
+                 'drivers/usb/storage/unusual_uas.h (6.12): 13fd:3940 Initio INIC-3069: US_FL_NO_ATA_1X | US_FL_IGNORE_RESIDUE']),
     Personality(
         "rc16",
         "READ CAPACITY(16) answers garbage: bit 40 of the last LBA set, "
@@ -104,7 +112,8 @@ BRIDGES = [
         props={"x-rc16-garbage": "on"},
         fix="usb-storage quirk e (US_FL_NO_READ_CAPACITY_16)",
         field=[r"\[sd[a-z]+\] \d{13,} 512-byte logical blocks"],
-        sources=[]),
+        sources=['drivers/usb/storage/unusual_devs.h (6.12): 054c:02a5 Sony MicroVault Flash Drive, 071b:3203 RockChip MP3: US_FL_NO_READ_CAPACITY_16',
+                 'drivers/usb/storage/scsiglue.c (6.12): "Many devices do not respond properly to READ_CAPACITY_16. Tell the SCSI layer to try READ_CAPACITY_10 first." (usb-storage sets try_rc_10_first; uas does not, so the garbage shows over UAS)']),
     Personality(
         "volatile-cache",
         "a volatile write cache: SYNCHRONIZE CACHE and FUA writes are "
@@ -113,16 +122,20 @@ BRIDGES = [
         "be detected",
         props={"x-cache-mb": 64, "x-cache-flush-ms": 10000},
         fix=None,
-        sources=[]),
+        sources=['drivers/usb/storage/unusual_uas.h (6.12): 152d:0567 and 152d:0578 JMicron JMS567: US_FL_BROKEN_FUA; drivers/usb/storage/scsiglue.c (6.12): "A few buggy USB-ATA bridges don\'t understand FUA"',
+                 'drivers/usb/storage/scsiglue.c (6.12): "Some even totally fail to indicate a cache" (US_FL_WRITE_CACHE: the kernel can only assume one; nothing makes a lying cache keep what it acknowledged)']),
     Personality(
         "collapse",
-        "sustained-write collapse: full speed for the first 96 MiB "
+        "sustained-write collapse: full speed for the first 256 MiB "
         "written, then a fifth of it until the writes stop for 5 s (an "
         "exhausted SLC cache, or heat); detect only",
-        host={"collapse": {"after_mib": 96, "fraction": 0.2,
+        host={"collapse": {"after_mib": 256, "fraction": 0.2,
                            "floor_bps": 512 * 1024, "idle_s": 5}},
         fix=None,
-        sources=[]),
+        sources=["no quirk table describes it and no quirk fixes it: it "
+                 "is the disk's (an exhausted SLC write cache, or thermal "
+                 "throttling), seen through any bridge; usbtrail stress's "
+                 "soak measures it (soak_slowdown)"]),
     Personality(
         "brownout",
         "brown-out: after 64 MiB moved within 8 s the disk drops off the "
@@ -131,7 +144,11 @@ BRIDGES = [
         host={"brownout": {"mib": 64, "window_s": 8, "off_s": 3}},
         fix=None,
         field=[r"USB disconnect, device number \d+"],
-        sources=[]),
+        sources=["no quirk table describes it: it is the port's power, "
+                 "not the bridge's firmware; the field shows it as \"USB "
+                 "disconnect\" under load, and on Raspberry Pi boards beside "
+                 "the firmware's \"Under-voltage detected!\" "
+                 "(data/kmsg-formats.tsv)"]),
 ]
 
 BY_NAME = {b.name: b for b in BRIDGES}
@@ -140,7 +157,7 @@ VIDPID_RE = re.compile(r"^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}$")
 
 
 class BridgeSpec:
-    """--bridge NAME[,vidpid=VVVV:PPPP]"""
+    """--bridge NAME[,vidpid=VVVV:PPPP][,plug=late]"""
 
     def __init__(self, spec):
         name, *opts = spec.split(",")
@@ -149,11 +166,18 @@ class BridgeSpec:
                              f"{', '.join(BY_NAME)}; --list-bridges)")
         self.personality = BY_NAME[name]
         self.vidpid = DEFAULT_VIDPID
+        # plugged in when COMMAND starts rather than at boot: a probe the
+        # defect stalls then stalls no insmod of the guest's /init (the
+        # kernel waits for async probes after loading a module)
+        self.late = False
         for o in opts:
             k, eq, v = o.partition("=")
+            if k == "plug" and v in ("boot", "late"):
+                self.late = v == "late"
+                continue
             if k != "vidpid" or not eq:
                 raise ValueError(f"--bridge {spec}: unknown option '{o}' "
-                                 "(only vidpid=VVVV:PPPP)")
+                                 "(vidpid=VVVV:PPPP or plug=boot|late)")
             if not VIDPID_RE.match(v):
                 raise ValueError(f"--bridge {spec}: bad vidpid '{v}' "
                                  "(four hex digits, ':', four hex digits)")

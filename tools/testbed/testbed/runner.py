@@ -178,10 +178,17 @@ class Run:
             args += CONTROLLERS[hc]
         for name in a.devices:
             args += self.blockdev_args(name)
+            if self.plugs_late(name):
+                continue
             for props in device_qdevs(name, self.serial(name),
                                       self.port[name], self.a.bridge):
                 args += ["-device", qdev_arg(props)]
         return args
+
+    def plugs_late(self, name):
+        """--bridge ...,plug=late: the bridge is plugged in as COMMAND
+        starts"""
+        return name == "bridge" and self.a.bridge.late
 
     @staticmethod
     def serial(name):
@@ -338,16 +345,19 @@ class Run:
         self.flog(f.spec, "unplug",
                   f"device={f.dev} port={self.port[f.dev]}")
 
-    def replug(self, f):
-        for props in device_qdevs(f.dev, self.serial(f.dev),
-                                  self.port[f.dev], self.a.bridge):
+    def plug(self, name):
+        for props in device_qdevs(name, self.serial(name),
+                                  self.port[name], self.a.bridge):
             self.qmp.cmd("device_add", **props)
         # A hot-added usb-uas is not attached to its port until told (the
         # LUN must exist first); usb-storage attaches itself.
-        path = f"/machine/peripheral/{f.dev}"
+        path = f"/machine/peripheral/{name}"
         if not self.qmp.cmd("qom-get", path=path, property="attached"):
             self.qmp.cmd("qom-set", path=path, property="attached",
                          value=True)
+
+    def replug(self, f):
+        self.plug(f.dev)
         self.flog(f.spec, "replug",
                   f"device={f.dev} port={self.port[f.dev]}")
 
@@ -481,7 +491,8 @@ class Run:
             f.write(". /tb/env\n" + shlex.join(a.command) + "\n")
         with open(os.path.join(self.tb, "devices"), "w") as f:
             for name in a.devices:
-                f.write(f"{name} {self.serial(name)}\n")
+                if not self.plugs_late(name):
+                    f.write(f"{name} {self.serial(name)}\n")
         self.build()
         usbtrail, ko = self.artifacts()
         try:
@@ -516,6 +527,10 @@ class Run:
             if self.t0 is None and os.path.exists(
                     os.path.join(self.tb, "started")):
                 self.t0 = time.monotonic()
+                if "bridge" in a.devices and self.plugs_late("bridge"):
+                    self.plug("bridge")
+                    self.flog("bridge", "plug",
+                              f"device=bridge port={self.port['bridge']}")
                 self.schedule_faults()
             try:
                 for ev in self.qmp.poll_events():
