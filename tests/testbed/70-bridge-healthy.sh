@@ -9,6 +9,8 @@
 # bridges choke on answered at once, a written pattern read back the
 # same; no abort, no reset, and the bridge's QEMU never reports a defect.
 # The VID:PID is one we made up: nothing can look it up in a table.
+# On every kernel of tools/kernels.conf (5.10 to 7.3).
+# kernels: all
 . "$(dirname "$0")/lib.sh"
 
 vidpid=1e2f:7a31
