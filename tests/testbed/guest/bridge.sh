@@ -272,8 +272,16 @@ brownout)
 	dd if=/dev/zero of="$disk" bs=1M count=256 oflag=direct \
 		2>/out/copy.dd
 	echo $? >/out/copy.rc
+	# dd can fail before the kernel has logged the failed commands:
+	# the phase ends when the disk is gone (its removal fails the rest)
+	i=0
+	while [ -e "/sys/block/${disk#/dev/}" ] && [ $i -lt 150 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 1
 	end_phase
-	sleep 5
+	sleep 3
 	phase back 60
 	end_phase
 	;;

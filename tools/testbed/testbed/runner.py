@@ -545,10 +545,15 @@ class Run:
                     _, fn = self.actions.pop(0)
                     fn()
             except (RuntimeError, TimeoutError, ConnectionError) as e:
-                if self.qemu.poll() is None:
+                # A guest that powers off closes QMP a moment before
+                # QEMU exits: that is the end of the run, not a failure.
+                try:
+                    self.qemu.wait(timeout=5)
+                except subprocess.TimeoutExpired:
                     warn(f"fault injection failed: {e}")
                     self.kill_qemu()
                     return EXIT_TESTBED
+                continue
             if time.monotonic() > deadline:
                 timed_out = True
                 break
