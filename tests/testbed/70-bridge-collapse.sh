@@ -25,7 +25,9 @@ def at(path):
     return [(t - start, m) for t, m in moved]
 
 def t_of(pts, mib):
-    return next(t for t, m in pts if m >= mib)
+    t = next((t for t, m in pts if m >= mib), None)
+    assert t is not None, f"{mib} MiB never sampled (last: {pts[-1:]})"
+    return t
 
 w = at(sys.argv[1])
 fast = 200 * 2**20 / 1e6 / t_of(w, 200)

@@ -131,7 +131,14 @@ rate() {
 	) >"/out/$1.rate" &
 	rate_pid=$!
 }
-stop_rate() { kill "$rate_pid"; wait "$rate_pid" 2>/dev/null; }
+# stop_rate P: stop the sampler, then one last sample (the sampler's
+# 0.1 s sleep and its forks can leave the last MiB unsampled)
+stop_rate() {
+	kill "$rate_pid"
+	wait "$rate_pid" 2>/dev/null
+	echo "$(cut -d' ' -f1 /proc/uptime) $(awk '{ print $7 }' \
+		"/sys/block/${disk#/dev/}/stat" 2>/dev/null)" >>"/out/$1.rate"
+}
 
 scsi_all() {	# scsi_all P: the commands bridges choke on, 8 s each
 	for c in rc10 rc16 rsoc ata16 ata12; do
@@ -259,7 +266,7 @@ collapse)
 	phase write
 	rate write
 	dd if=/dev/zero of="$disk" bs=1M count=512 oflag=direct 2>/out/write.dd
-	stop_rate
+	stop_rate write
 	# idle: the disk's cache drains, full speed again
 	sleep 7
 	t0=$(cut -d' ' -f1 /proc/uptime)
