@@ -23,6 +23,8 @@ const struct cli_command cli_commands[] = {
 	  cmd_uas_help, cmd_uas_main },
 	{ "stress", "write, verify and benchmark a USB storage device",
 	  cmd_stress_help, cmd_stress_main },
+	{ "repro", "reproduce a disk's failure and find by runs what stops it",
+	  cmd_repro_help, cmd_repro_main },
 	{ "analyze", "classify failures in a kernel log or a recording",
 	  cmd_analyze_help, cmd_analyze_main },
 	{ "report", "turn a recording into an HTML report and a bug-report bundle",

@@ -49,6 +49,7 @@ int cli_parse_choice(const char *cmd, const char *opt, const char *arg,
 int cmd_record_main(int argc, char **argv);
 int cmd_uas_main(int argc, char **argv);
 int cmd_stress_main(int argc, char **argv);
+int cmd_repro_main(int argc, char **argv);
 int cmd_analyze_main(int argc, char **argv);
 int cmd_report_main(int argc, char **argv);
 int cmd_watch_main(int argc, char **argv);
@@ -57,6 +58,7 @@ int cmd_export_main(int argc, char **argv);
 extern const char cmd_record_help[];
 extern const char cmd_uas_help[];
 extern const char cmd_stress_help[];
+extern const char cmd_repro_help[];
 extern const char cmd_analyze_help[];
 extern const char cmd_report_help[];
 extern const char cmd_export_help[];

@@ -1,0 +1,1236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_repro.c - "usbtrail repro": run recorded workloads on a USB disk
+ * until one fails, then run that workload again under each candidate
+ * mitigation, applied live (mitigate.c), until runs tell which one stops
+ * the failure.  The verdict comes from runs only.
+ *
+ * Each run is "usbtrail record -o RUN -q -- usbtrail stress DISK ...",
+ * this program run again (as git runs its own commands); a run failed if
+ * its recording holds an incident of the disk that is a failure (below)
+ * or stress found I/O errors or bad sectors.
+ *
+ * How many runs tell "fixed" from "did not fail this time": the workload
+ * failed k of n times without a mitigation; the failure rate is at least
+ * p, Wilson's lower bound at the confidence c.  A mitigation under which
+ * it does not fail m times in a row, with (1 - p)^m <= 1 - c, has fixed
+ * it at that confidence.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "blkdev.h"
+#include "cli.h"
+#include "mitigate.h"
+#include "rate.h"
+#include "sysfs_usb.h"
+#include "util.h"
+
+#define CMD_REPRO_NAME		"repro"
+#define CMD_REPRO_BASE_RUNS	3	/* of the failing workload, unmitigated */
+#define CMD_REPRO_MAX_RUNS	64	/* per mitigation */
+#define CMD_REPRO_MAX_CANDS	16
+#define CMD_REPRO_DISK_WAIT_S	60
+#define CMD_REPRO_COST_NOISE	0.15	/* throughputs this close are equal */
+
+const char cmd_repro_help[] =
+"Usage: usbtrail repro DISK -o DIR --destroy-data [OPTIONS]\n"
+"       usbtrail repro --restore [--state FILE]\n"
+"\n"
+"Reproduce a USB disk's failure and find by experiment what stops it.\n"
+"Recorded workloads run on DISK, each as 'usbtrail record -- usbtrail\n"
+"stress', one after the other and again until one fails or the budget is\n"
+"spent.  The workload that failed then runs again without a mitigation,\n"
+"to measure how often it fails, and under each candidate mitigation,\n"
+"applied live (no reboot, no replug), in this order: the usb-storage\n"
+"quirks NO_REPORT_OPCODES (f), NO_ATA_1X (t), NO_READ_CAPACITY_16 (e)\n"
+"through the module parameter and a rebind, max_sectors_kb 120 through\n"
+"sysfs, MAX_SECTORS_240 (g), and IGNORE_UAS (u: BOT instead of UAS, if\n"
+"the disk runs on uas).  A mitigation has fixed the failure when the\n"
+"workload passes under it as many times in a row as the confidence\n"
+"needs.  The fix is the first of those in this order (the smallest change\n"
+"first) unless another writes more than 15% faster.  It says what to\n"
+"write to keep it.\n"
+"\n"
+"A failure is an incident of the disk in the recording (a timeout, an\n"
+"abort, a reset, a disconnect, an I/O error, the disk offline, the host\n"
+"controller dead, a sense of Not Ready, Medium or Hardware Error or\n"
+"Aborted Command) or I/O errors and bad sectors that stress found.\n"
+"\n"
+"Options:\n"
+"  -o, --output DIR        write the campaign into DIR (required; created,\n"
+"                          must be empty): a recording per run in\n"
+"                          DIR/runs/, the result in DIR/repro.json\n"
+"      --destroy-data      DISK's data is overwritten: required\n"
+"      --budget S          seconds of workloads before the verdict\n"
+"                          no-failure (10 to 86400, default 1800)\n"
+"      --size N            bytes each workload covers (1MiB to 1TiB,\n"
+"                          default 1GiB)\n"
+"      --workloads LIST    the workloads in order, of seq (a sequential\n"
+"                          write and read-back, as a copy) and cdm\n"
+"                          (CrystalDiskMark's set, Q32 included); default\n"
+"                          seq,cdm\n"
+"      --confidence P      of 'fixed' (0.5 to 0.999, default 0.95)\n"
+"      --cmd-timeout S     the disk's SCSI command timeout during the runs\n"
+"                          (1 to 600; default: the kernel's, 30 s): a\n"
+"                          shorter one finds a hang sooner\n"
+"      --state FILE        where what repro changed is kept until it is\n"
+"                          put back (default " MITIGATE_STATE_PATH ")\n"
+"      --restore           only put back what an interrupted run left\n"
+"                          changed, then exit\n"
+"      --json              the result as JSON on standard output\n"
+"  -h, --help              show this help and exit\n"
+"\n"
+"N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
+"\n"
+"DISK is a whole USB disk: sdX, /dev/sdX, or a /dev/disk/by-id/ name.  It\n"
+"must not be mounted or in use.  Everything repro changes (the quirks\n"
+"parameter, the interface's driver, max_sectors_kb, the command timeout)\n"
+"is written to the state file first and put back on every exit; after a\n"
+"crash or a SIGKILL the next run (or --restore) puts it back.  Needs root.\n"
+"\n"
+"Exit status: 0 a verdict (fixed, not-fixed, detect-only, no-failure), 1\n"
+"the campaign could not run or could not put back what it changed, 2\n"
+"usage, 4 interrupted (what was changed put back).\n";
+
+enum cmd_repro_workload { CMD_REPRO_SEQ, CMD_REPRO_CDM, CMD_REPRO_NWORK };
+
+static const char *const cmd_repro_workloads[] = { "seq", "cdm", NULL };
+
+/* A candidate: quirk letters, or max_sectors_kb through sysfs */
+struct cmd_repro_cand {
+	const char *name;		/* "u", "max_sectors_kb=120" */
+	char letter;			/* 0: max_sectors */
+	unsigned int kb;
+};
+
+/* One run: a workload under a mitigation */
+struct cmd_repro_run {
+	bool failed;
+	char kind[24];			/* the first failing incident */
+	char incident[160];		/* its summary */
+	double mbps_write, mbps_read, p99_ms;
+	double secs;
+	int stress_rc;
+	bool stress_json;		/* stress wrote its result */
+	uint64_t errors;		/* I/O errors and bad sectors it found */
+	bool stopped;			/* stopped at the failure */
+};
+
+/* A mitigation's runs */
+struct cmd_repro_tally {
+	const char *mitigation;		/* "none", "u", "max_sectors_kb=120" */
+	unsigned int runs, failures, measured;
+	double mbps_write, mbps_read, p99_ms;	/* means, p99: the worst */
+	bool fixed;
+	char applied[64];		/* "driver usb-storage", "" */
+	char skipped[96];		/* why not tried, or "" */
+};
+
+struct cmd_repro {
+	const char *disk_arg, *dir, *state_path;
+	bool destroy_data, json, restore_only;
+	uint64_t budget, size, cmd_timeout;
+	double confidence;
+	unsigned int nwork;
+	enum cmd_repro_workload work[CMD_REPRO_NWORK * 2];
+
+	char disk[32];			/* "sda" now */
+	char iface[MITIGATE_NAME_MAX];
+	char usb[MITIGATE_NAME_MAX];
+	char driver[32];		/* the driver it came with */
+	uint16_t vid, pid;
+	struct mitigate_state st;
+	unsigned int nruns;		/* recordings made */
+	struct cmd_repro_tally tally[CMD_REPRO_MAX_CANDS + 1];
+	unsigned int ntally;
+};
+
+/* set by the signal handler: lock-free atomics, as stress.c's */
+static atomic_int cmd_repro_stop;
+static atomic_int cmd_repro_child;
+
+static void cmd_repro_on_signal(int sig)
+{
+	pid_t child = (pid_t)atomic_load(&cmd_repro_child);
+
+	atomic_store(&cmd_repro_stop, sig);
+	if (child > 0)
+		kill(child, SIGTERM);
+}
+
+static void cmd_repro_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cmd_repro_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void cmd_repro_say(const struct cmd_repro *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void cmd_repro_say(const struct cmd_repro *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)r;
+	va_start(ap, fmt);
+	fputs(CLI_PROG " " CMD_REPRO_NAME ": ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/*
+ * The disk is ready for a run: its node is there, it has a size (after a
+ * probe, usb-storage scans only after delay_use, and the disk has size 0
+ * until its capacity is read), its SCSI device is running and nothing is
+ * in flight (a run stopped at a failure may leave the error handler at
+ * work).
+ */
+static bool cmd_repro_disk_ready(const char *disk)
+{
+	char rel[PATH_MAX], buf[64];
+	unsigned long a = 1, b = 1;
+
+	snprintf(rel, sizeof(rel), "/dev/%s", disk);
+	if (access(rel, R_OK | W_OK))
+		return false;
+	snprintf(rel, sizeof(rel), "/sys/block/%s/size", disk);
+	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) < 0 ||
+	    !strtoull(buf, NULL, 10))
+		return false;
+	snprintf(rel, sizeof(rel), "/sys/block/%s/device/state", disk);
+	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) >= 0 &&
+	    strncmp(buf, "running", 7))
+		return false;
+	snprintf(rel, sizeof(rel), "/sys/block/%s/inflight", disk);
+	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) >= 0 &&
+	    (sscanf(buf, "%lu %lu", &a, &b) != 2 || a || b))
+		return false;
+	return true;
+}
+
+/* The disk of the interface once it is ready, waiting up to @secs */
+static int cmd_repro_find_disk(struct cmd_repro *r, unsigned int secs)
+{
+	for (unsigned int i = 0; i < secs * 10 && !cmd_repro_stop; i++) {
+		mitigate_disk_of(r->iface, r->disk, sizeof(r->disk));
+		if (r->disk[0] && cmd_repro_disk_ready(r->disk))
+			return 0;
+		usleep(100 * 1000);
+	}
+	r->disk[0] = '\0';
+	return -ENODEV;
+}
+
+/* The incident kinds that are a failure; a sense by its key */
+static bool cmd_repro_is_failure(json_object *inc, const char **kind)
+{
+	static const char *const kinds[] = {
+		"timeout", "abort", "reset", "disconnect", "io-error",
+		"offline", "hc-died", NULL
+	};
+	json_object *v;
+	const char *k;
+
+	if (!json_object_object_get_ex(inc, "kind", &v))
+		return false;
+	k = json_object_get_string(v);
+	*kind = k;
+	for (unsigned int i = 0; kinds[i]; i++)
+		if (!strcmp(k, kinds[i]))
+			return true;
+	if (!strcmp(k, "sense") && json_object_object_get_ex(inc, "key", &v)) {
+		int key = json_object_get_int(v);
+
+		/* Not Ready, Medium Error, Hardware Error, Aborted Command */
+		return key == 2 || key == 3 || key == 4 || key == 0xb;
+	}
+	return false;
+}
+
+/* The incident concerns our disk: its disk, its SCSI disk or USB device */
+static bool cmd_repro_is_ours(const struct cmd_repro *r, json_object *inc)
+{
+	static const char *const keys[] = { "disk", "dev", NULL };
+	size_t n = strlen(r->usb);
+	json_object *v;
+
+	for (unsigned int i = 0; keys[i]; i++) {
+		const char *s;
+
+		if (!json_object_object_get_ex(inc, keys[i], &v))
+			continue;
+		s = json_object_get_string(v);
+		if (!s)
+			continue;
+		if (!strcmp(s, r->disk) ||
+		    (!strncmp(s, r->usb, n) && (!s[n] || s[n] == ':')))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The recording's incidents from byte @*off of its events.jsonl on: the
+ * first that is a failure of our disk into @run.  Only whole lines are
+ * read (record writes as it goes); @*off is where the next read starts.
+ */
+static void cmd_repro_incidents(const struct cmd_repro *r, const char *rundir,
+				struct cmd_repro_run *run, off_t *off)
+{
+	char path[PATH_MAX + 16], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/events.jsonl", rundir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fseeko(f, *off, SEEK_SET)) {
+		fclose(f);
+		return;
+	}
+	while (!run->failed && (n = getline(&line, &cap, f)) > 0) {
+		json_object *o, *v;
+		const char *kind;
+
+		if (line[n - 1] != '\n')
+			break;		/* not all written yet */
+		*off += n;
+		if (!strstr(line, "\"incident\""))
+			continue;
+		o = json_tokener_parse(line);
+		if (!o)
+			continue;
+		if (json_object_object_get_ex(o, "type", &v) &&
+		    !strcmp(json_object_get_string(v), "incident") &&
+		    cmd_repro_is_ours(r, o) && cmd_repro_is_failure(o, &kind)) {
+			run->failed = true;
+			util_copy(run->kind, sizeof(run->kind), kind,
+				  strlen(kind));
+			if (json_object_object_get_ex(o, "summary", &v))
+				util_copy(run->incident, sizeof(run->incident),
+					  json_object_get_string(v),
+					  strlen(json_object_get_string(v)));
+		}
+		json_object_put(o);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* Throughput and p99 of a run from stress's JSON */
+static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
+{
+	double wb = 0, ws = 0, rb = 0, rs = 0, p99 = 0;
+	json_object *o, *phases, *v;
+
+	o = json_object_from_file(path);
+	if (!o)
+		return;
+	run->stress_json = true;
+	if (json_object_object_get_ex(o, "errors_total", &v))
+		run->errors += (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "verify", &v) &&
+	    json_object_object_get_ex(v, "bad_sectors", &v))
+		run->errors += (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "phases", &phases) &&
+	    json_object_is_type(phases, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(phases); i++) {
+			json_object *p = json_object_array_get_idx(phases, i);
+			double b = 0, s = 0;
+			bool w = false;
+
+			if (json_object_object_get_ex(p, "bytes", &v))
+				b = json_object_get_double(v);
+			if (json_object_object_get_ex(p, "secs", &v))
+				s = json_object_get_double(v);
+			if (json_object_object_get_ex(p, "op", &v))
+				w = !strcmp(json_object_get_string(v), "write");
+			if (json_object_object_get_ex(p, "lat_p99_us", &v) &&
+			    json_object_get_double(v) / 1000 > p99)
+				p99 = json_object_get_double(v) / 1000;
+			if (w) {
+				wb += b;
+				ws += s;
+			} else {
+				rb += b;
+				rs += s;
+			}
+		}
+	}
+	run->mbps_write = ws > 0 ? wb / ws / 1e6 : 0;
+	run->mbps_read = rs > 0 ? rb / rs / 1e6 : 0;
+	run->p99_ms = p99;
+	json_object_put(o);
+}
+
+/* The stress options of workload @w */
+static void cmd_repro_stress_args(const struct cmd_repro *r,
+				  enum cmd_repro_workload w, char *size,
+				  size_t len, const char **argv, int *argc)
+{
+	snprintf(size, len, "%llu", (unsigned long long)r->size);
+	argv[(*argc)++] = "--size";
+	argv[(*argc)++] = size;
+	argv[(*argc)++] = "--profile";
+	if (w == CMD_REPRO_SEQ) {
+		argv[(*argc)++] = "seq";
+	} else {
+		argv[(*argc)++] = "cdm";
+		argv[(*argc)++] = "--passes";
+		argv[(*argc)++] = "1";
+		argv[(*argc)++] = "--duration";
+		argv[(*argc)++] = "1";
+	}
+}
+
+/*
+ * Run workload @w once, recorded, under what is applied now.  Returns 0
+ * (its outcome in @run) or a negative errno: no disk, or interrupted.
+ */
+static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
+			 const char *mitigation, struct cmd_repro_run *run)
+{
+	char rundir[PATH_MAX], json[PATH_MAX + 8], dev[64], size[32];
+	const char *argv[32];
+	struct timespec t0, t1;
+	int argc = 0, fd, status = 0;
+	off_t off = 0;
+	pid_t pid;
+
+	memset(run, 0, sizeof(*run));
+	if (cmd_repro_find_disk(r, CMD_REPRO_DISK_WAIT_S))
+		return cmd_repro_stop ? -EINTR : -ENODEV;
+	if (r->cmd_timeout) {
+		int err = mitigate_disk_attr(&r->st, r->disk,
+					     MITIGATE_CMD_TIMEOUT,
+					     (unsigned int)r->cmd_timeout);
+
+		if (err)
+			return err;
+	}
+	snprintf(rundir, sizeof(rundir), "%s/runs/%03u-%s-%s", r->dir,
+		 ++r->nruns, cmd_repro_workloads[w], mitigation);
+	snprintf(json, sizeof(json), "%s.json", rundir);
+	snprintf(dev, sizeof(dev), "/dev/%s", r->disk);
+	argv[argc++] = "usbtrail";
+	argv[argc++] = "record";
+	argv[argc++] = "-o";
+	argv[argc++] = rundir;
+	argv[argc++] = "-q";
+	argv[argc++] = "--";
+	argv[argc++] = "/proc/self/exe";
+	argv[argc++] = "stress";
+	argv[argc++] = dev;
+	argv[argc++] = "--destroy-data";
+	argv[argc++] = "--json";
+	argv[argc++] = "-q";
+	cmd_repro_stress_args(r, w, size, sizeof(size), argv, &argc);
+	argv[argc] = NULL;
+
+	fd = open(json, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return -errno;
+	}
+	if (!pid) {
+		int log;
+
+		snprintf(json, sizeof(json), "%s.log", rundir);
+		log = open(json, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, STDOUT_FILENO);
+		if (log >= 0)
+			dup2(log, STDERR_FILENO);
+		/* if repro is killed, the run stops too (record stops stress) */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		{
+			/* execv()'s argv is not const: copies */
+			char *args[32];
+
+			for (int i = 0; i <= argc; i++)
+				args[i] = argv[i] ? strdup(argv[i]) : NULL;
+			execv("/proc/self/exe", args);
+		}
+		_exit(127);
+	}
+	cmd_repro_child = pid;
+	close(fd);
+	/*
+	 * Watch the recording as it grows: at the first failure the run has
+	 * told what it can, and record stops (it gives stress SIGTERM and
+	 * keeps what came).  Waiting out the rest of a failing run, its
+	 * timeouts one after the other, would only cost time.
+	 */
+	for (;;) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid || (got < 0 && errno != EINTR))
+			break;
+		if (!run->failed) {
+			cmd_repro_incidents(r, rundir, run, &off);
+			if (run->failed) {
+				run->stopped = true;
+				kill(pid, SIGTERM);
+			}
+		}
+		usleep(200 * 1000);
+	}
+	cmd_repro_child = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	run->secs = (double)(t1.tv_sec - t0.tv_sec) +
+		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (cmd_repro_stop)
+		return -EINTR;
+	run->stress_rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	snprintf(json, sizeof(json), "%s.json", rundir);
+	cmd_repro_measures(json, run);
+	if (!run->failed)
+		cmd_repro_incidents(r, rundir, run, &off);
+	if (run->failed)
+		return 0;
+	if (run->stress_json && run->errors) {
+		run->failed = true;
+		strcpy(run->kind, "stress-error");
+		snprintf(run->incident, sizeof(run->incident),
+			 "usbtrail stress found %llu I/O errors or bad sectors",
+			 (unsigned long long)run->errors);
+	} else if (run->stress_rc) {
+		/* not a failure of the disk: stress or record could not run */
+		cmd_repro_say(r, "run %u: record or stress exited %d without "
+			      "an incident of the disk: see %s.log",
+			      r->nruns, run->stress_rc, rundir);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void cmd_repro_tally_add(struct cmd_repro_tally *t,
+				const struct cmd_repro_run *run)
+{
+	/* the means over the runs that measured (a failed one may too) */
+	unsigned int n = t->measured;
+
+	t->runs++;
+	t->failures += run->failed;
+	if (run->mbps_write <= 0 && run->mbps_read <= 0)
+		return;
+	t->measured++;
+	t->mbps_write = (t->mbps_write * n + run->mbps_write) / (n + 1);
+	t->mbps_read = (t->mbps_read * n + run->mbps_read) / (n + 1);
+	if (run->p99_ms > t->p99_ms)
+		t->p99_ms = run->p99_ms;
+}
+
+/* @from's runs into @t */
+static void cmd_repro_tally_add_all(struct cmd_repro_tally *t,
+				    const struct cmd_repro_tally *from)
+{
+	unsigned int n = t->measured + from->measured;
+
+	if (n) {
+		t->mbps_write = (t->mbps_write * t->measured +
+				 from->mbps_write * from->measured) / n;
+		t->mbps_read = (t->mbps_read * t->measured +
+				from->mbps_read * from->measured) / n;
+	}
+	t->measured = n;
+	t->runs += from->runs;
+	t->failures += from->failures;
+	if (from->p99_ms > t->p99_ms)
+		t->p99_ms = from->p99_ms;
+}
+
+static void cmd_repro_progress(const struct cmd_repro *r,
+			       enum cmd_repro_workload w, const char *mit,
+			       const struct cmd_repro_run *run)
+{
+	if (run->failed)
+		cmd_repro_say(r, "run %u: %s, mitigation %s: FAILED (%s%s%s), "
+			      "%.0f s", r->nruns, cmd_repro_workloads[w], mit,
+			      run->kind, run->incident[0] ? ": " : "",
+			      run->incident, run->secs);
+	else
+		cmd_repro_say(r, "run %u: %s, mitigation %s: passed, write "
+			      "%.0f MB/s, read %.0f MB/s, %.0f s", r->nruns,
+			      cmd_repro_workloads[w], mit, run->mbps_write,
+			      run->mbps_read, run->secs);
+}
+
+static const struct cmd_repro_cand cmd_repro_cands[] = {
+	{ "f", 'f', 0 },
+	{ "t", 't', 0 },
+	{ "e", 'e', 0 },
+	{ "max_sectors_kb=120", 0, 120 },
+	{ "g", 'g', 0 },
+	{ "u", 'u', 0 },
+};
+
+#define CMD_REPRO_NCANDS (sizeof(cmd_repro_cands) / sizeof(cmd_repro_cands[0]))
+
+/* Apply candidate @c (NULL: none) from a clean probe */
+static int cmd_repro_apply(struct cmd_repro *r, const struct cmd_repro_cand *c,
+			   struct cmd_repro_tally *t)
+{
+	char flags[2] = { c && c->letter ? c->letter : 0, 0 };
+	char drv[32];
+	int err;
+
+	err = mitigate_quirk(&r->st, flags, drv, sizeof(drv));
+	if (err)
+		return err;
+	snprintf(t->applied, sizeof(t->applied), "driver %s",
+		 drv[0] ? drv : "none");
+	if (c && c->kb) {
+		err = cmd_repro_find_disk(r, CMD_REPRO_DISK_WAIT_S);
+		if (!err)
+			err = mitigate_disk_attr(&r->st, r->disk,
+						 MITIGATE_MAX_SECTORS_KB, c->kb);
+	}
+	return err;
+}
+
+/* Run @w up to @max times under what is applied, into @t; stop at a failure */
+static int cmd_repro_runs(struct cmd_repro *r, enum cmd_repro_workload w,
+			  struct cmd_repro_tally *t, unsigned int max,
+			  bool stop_at_failure)
+{
+	struct cmd_repro_run run;
+	int err;
+
+	while (t->runs < max) {
+		err = cmd_repro_run(r, w, t->mitigation, &run);
+		if (err == -ENODEV) {
+			/* no disk under this mitigation: it does not help */
+			run.failed = true;
+			strcpy(run.kind, "no-disk");
+			strcpy(run.incident, "the disk did not come back");
+		} else if (err) {
+			return err;
+		}
+		cmd_repro_tally_add(t, &run);
+		cmd_repro_progress(r, w, t->mitigation, &run);
+		if (run.failed && stop_at_failure)
+			break;
+	}
+	return 0;
+}
+
+struct cmd_repro_result {
+	bool failed;
+	enum cmd_repro_workload work;
+	struct cmd_repro_run first;		/* the first failing run */
+	unsigned int needed;
+	double rate_low;
+	int fix;				/* index in tally, -1 none */
+	const char *verdict;
+};
+
+/*
+ * The fix among the mitigations that fixed it: the first in the order of
+ * cmd_repro_cands (the smallest change first) unless another writes more
+ * than CMD_REPRO_COST_NOISE faster (the test bed's timing noise is about
+ * 10%).  The tally's index, -1 if none fixed it.
+ */
+static int cmd_repro_pick(const struct cmd_repro *r)
+{
+	double best = 0;
+	int pick = -1;
+
+	for (unsigned int i = 1; i < r->ntally; i++)
+		if (r->tally[i].fixed && r->tally[i].mbps_write > best)
+			best = r->tally[i].mbps_write;
+	for (unsigned int i = 1; i < r->ntally && pick < 0; i++)
+		if (r->tally[i].fixed &&
+		    r->tally[i].mbps_write >= best * (1 - CMD_REPRO_COST_NOISE))
+			pick = (int)i;
+	return pick;
+}
+
+static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
+{
+	struct cmd_repro_tally *base = &r->tally[0];
+	struct cmd_repro_tally seen[CMD_REPRO_NWORK];	/* per workload */
+	double spent = 0, z = rate_z(r->confidence);
+	unsigned int i = 0;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	memset(seen, 0, sizeof(seen));
+	res->fix = -1;
+	r->ntally = 1;
+	base->mitigation = "none";
+	/* 1: the workloads in turn until one fails or the budget is spent */
+	while (!res->failed && spent < (double)r->budget) {
+		enum cmd_repro_workload w = r->work[i++ % r->nwork];
+		struct cmd_repro_run run;
+
+		cmd_repro_say(r, "run %u: %s, no mitigation (%.0f of %llu s "
+			      "of the budget spent)", r->nruns + 1,
+			      cmd_repro_workloads[w], spent,
+			      (unsigned long long)r->budget);
+		err = cmd_repro_run(r, w, "none", &run);
+		if (err)
+			return err;
+		cmd_repro_progress(r, w, "none", &run);
+		spent += run.secs;
+		/* its earlier runs count too: they passed */
+		cmd_repro_tally_add(&seen[w], &run);
+		if (run.failed) {
+			res->failed = true;
+			res->work = w;
+			res->first = run;
+		}
+	}
+	if (!res->failed) {
+		res->verdict = "no-failure";
+		for (unsigned int w = 0; w < CMD_REPRO_NWORK; w++)
+			cmd_repro_tally_add_all(base, &seen[w]);
+		return 0;
+	}
+	cmd_repro_tally_add_all(base, &seen[res->work]);
+	/* 2: how often it fails */
+	err = cmd_repro_runs(r, res->work, base, CMD_REPRO_BASE_RUNS, false);
+	if (err)
+		return err;
+	res->rate_low = rate_wilson_low(base->failures, base->runs, z);
+	res->needed = rate_runs_needed(res->rate_low, r->confidence,
+				       CMD_REPRO_MAX_RUNS);
+	cmd_repro_say(r, "%s failed %u of %u runs: at least %.0f%% (%.0f%% "
+		      "confidence); a mitigation must pass %u runs in a row",
+		      cmd_repro_workloads[res->work], base->failures,
+		      base->runs, res->rate_low * 100, r->confidence * 100,
+		      res->needed);
+	/* 3: each candidate */
+	for (size_t c = 0; c < CMD_REPRO_NCANDS; c++) {
+		const struct cmd_repro_cand *cand = &cmd_repro_cands[c];
+		struct cmd_repro_tally *t = &r->tally[r->ntally++];
+
+		t->mitigation = cand->name;
+		if (cand->letter == 'u' && strcmp(r->driver, "uas")) {
+			snprintf(t->skipped, sizeof(t->skipped),
+				 "the disk runs on %s, not uas",
+				 r->driver[0] ? r->driver : "no driver");
+			continue;
+		}
+		err = cmd_repro_apply(r, cand, t);
+		if (err == -ENODEV) {
+			snprintf(t->skipped, sizeof(t->skipped),
+				 "no disk under it");
+			continue;
+		}
+		if (!err)
+			err = cmd_repro_runs(r, res->work, t, res->needed, true);
+		if (err)
+			return err;
+		t->fixed = !t->failures && t->runs >= res->needed;
+	}
+	res->fix = cmd_repro_pick(r);
+	if (res->fix >= 0)
+		res->verdict = "fixed";
+	else if (!strcmp(res->first.kind, "disconnect") ||
+		 !strcmp(res->first.kind, "stress-error"))
+		res->verdict = "detect-only";
+	else
+		res->verdict = "not-fixed";
+	return 0;		/* mitigate_restore() puts it back */
+}
+
+/* The lines that keep the fix: modprobe.d, the kernel command line, udev */
+static json_object *cmd_repro_persist(const struct cmd_repro *r,
+				      const struct cmd_repro_cand *c)
+{
+	json_object *a = json_object_new_array();
+	char line[512];
+
+	if (c->letter) {
+		snprintf(line, sizeof(line), "/etc/modprobe.d/usbtrail-%04x-%04x."
+			 "conf: options usb-storage quirks=%04x:%04x:%c",
+			 r->vid, r->pid, r->vid, r->pid, c->letter);
+		json_object_array_add(a, json_object_new_string(line));
+		snprintf(line, sizeof(line), "kernel command line: "
+			 "usb-storage.quirks=%04x:%04x:%c", r->vid, r->pid,
+			 c->letter);
+		json_object_array_add(a, json_object_new_string(line));
+	} else {
+		snprintf(line, sizeof(line), "/etc/udev/rules.d/"
+			 "60-usbtrail-%04x-%04x.rules: ACTION==\"add|change\", "
+			 "SUBSYSTEM==\"block\", ENV{DEVTYPE}==\"disk\", "
+			 "ATTRS{idVendor}==\"%04x\", ATTRS{idProduct}==\"%04x\", "
+			 "ATTR{queue/max_sectors_kb}=\"%u\"", r->vid, r->pid,
+			 r->vid, r->pid, c->kb);
+		json_object_array_add(a, json_object_new_string(line));
+	}
+	return a;
+}
+
+static const struct cmd_repro_cand *cmd_repro_cand_of(const char *name)
+{
+	for (size_t c = 0; c < CMD_REPRO_NCANDS; c++)
+		if (!strcmp(cmd_repro_cands[c].name, name))
+			return &cmd_repro_cands[c];
+	return NULL;
+}
+
+static json_object *cmd_repro_json(const struct cmd_repro *r,
+				   const struct cmd_repro_result *res)
+{
+	json_object *o = json_object_new_object(), *a, *v, *fix;
+	char id[16];
+
+	snprintf(id, sizeof(id), "%04x:%04x", r->vid, r->pid);
+	json_object_object_add(o, "usbtrail", json_object_new_string("repro"));
+	json_object_object_add(o, "disk", json_object_new_string(r->disk));
+	json_object_object_add(o, "usb", json_object_new_string(r->usb));
+	json_object_object_add(o, "id", json_object_new_string(id));
+	json_object_object_add(o, "driver", json_object_new_string(r->driver));
+	json_object_object_add(o, "failed", json_object_new_boolean(res->failed));
+	if (res->failed) {
+		v = json_object_new_object();
+		json_object_object_add(v, "kind",
+				       json_object_new_string(res->first.kind));
+		json_object_object_add(v, "step", json_object_new_string(
+				       cmd_repro_workloads[res->work]));
+		json_object_object_add(v, "incident",
+				       json_object_new_string(res->first.incident));
+		json_object_object_add(v, "rate_low",
+				       json_object_new_double(res->rate_low));
+		json_object_object_add(v, "runs_needed",
+				       json_object_new_int((int)res->needed));
+		json_object_object_add(o, "failure", v);
+	} else {
+		json_object_object_add(o, "failure", NULL);
+	}
+	json_object_object_add(o, "confidence",
+			       json_object_new_double(r->confidence));
+	a = json_object_new_array();
+	for (unsigned int i = 0; i < r->ntally; i++) {
+		const struct cmd_repro_tally *t = &r->tally[i];
+
+		if (!t->runs && !t->skipped[0])
+			continue;
+		v = json_object_new_object();
+		json_object_object_add(v, "mitigation",
+				       json_object_new_string(t->mitigation));
+		json_object_object_add(v, "runs", json_object_new_int((int)t->runs));
+		json_object_object_add(v, "failures",
+				       json_object_new_int((int)t->failures));
+		json_object_object_add(v, "fixed", json_object_new_boolean(t->fixed));
+		/* null: no run of it measured (each stopped at its failure) */
+		json_object_object_add(v, "mbps_write", t->measured ?
+				       json_object_new_double(t->mbps_write) :
+				       NULL);
+		json_object_object_add(v, "mbps_read", t->measured ?
+				       json_object_new_double(t->mbps_read) :
+				       NULL);
+		json_object_object_add(v, "p99_ms", t->measured ?
+				       json_object_new_double(t->p99_ms) : NULL);
+		if (t->applied[0])
+			json_object_object_add(v, "applied",
+					       json_object_new_string(t->applied));
+		if (t->skipped[0])
+			json_object_object_add(v, "skipped",
+					       json_object_new_string(t->skipped));
+		json_object_array_add(a, v);
+	}
+	json_object_object_add(o, "runs", a);
+	fix = json_object_new_object();
+	if (res->fix >= 0) {
+		const struct cmd_repro_cand *c =
+			cmd_repro_cand_of(r->tally[res->fix].mitigation);
+		char val[32];
+
+		if (c->letter)
+			snprintf(val, sizeof(val), "%04x:%04x:%c", r->vid,
+				 r->pid, c->letter);
+		else
+			snprintf(val, sizeof(val), "%u", c->kb);
+		json_object_object_add(fix, "kind", json_object_new_string(
+				       c->letter ? "usb-storage-quirk" :
+				       "max-sectors"));
+		json_object_object_add(fix, "value", json_object_new_string(val));
+		json_object_object_add(fix, "persist", cmd_repro_persist(r, c));
+	} else {
+		json_object_object_add(fix, "kind", json_object_new_string("none"));
+		json_object_object_add(fix, "value", NULL);
+		json_object_object_add(fix, "persist", json_object_new_array());
+	}
+	json_object_object_add(o, "fix", fix);
+	json_object_object_add(o, "verdict",
+			       json_object_new_string(res->verdict));
+	return o;
+}
+
+static void cmd_repro_text(const struct cmd_repro *r,
+			   const struct cmd_repro_result *res, json_object *o)
+{
+	json_object *fix, *v;
+
+	printf("usbtrail repro: %s (%04x:%04x at USB %s, %s)\n", r->disk,
+	       r->vid, r->pid, r->usb, r->driver);
+	if (!res->failed) {
+		printf("verdict: no-failure within the budget of %llu s\n",
+		       (unsigned long long)r->budget);
+		return;
+	}
+	printf("failure: %s under %s: %s\n", res->first.kind,
+	       cmd_repro_workloads[res->work], res->first.incident);
+	printf("\n%-20s %5s %9s %6s %11s %10s %8s\n", "mitigation", "runs",
+	       "failures", "fixed", "write MB/s", "read MB/s", "p99 ms");
+	for (unsigned int i = 0; i < r->ntally; i++) {
+		const struct cmd_repro_tally *t = &r->tally[i];
+
+		if (t->skipped[0]) {
+			printf("%-20s skipped: %s\n", t->mitigation, t->skipped);
+			continue;
+		}
+		if (!t->measured) {
+			printf("%-20s %5u %9u %6s %11s %10s %8s\n",
+			       t->mitigation, t->runs, t->failures,
+			       t->fixed ? "yes" : "no", "-", "-", "-");
+			continue;
+		}
+		printf("%-20s %5u %9u %6s %11.0f %10.0f %8.1f\n", t->mitigation,
+		       t->runs, t->failures, t->fixed ? "yes" : "no",
+		       t->mbps_write, t->mbps_read, t->p99_ms);
+	}
+	printf("\nverdict: %s\n", res->verdict);
+	if (res->fix >= 0) {
+		const struct cmd_repro_tally *t = &r->tally[res->fix];
+
+		printf("fix: %s: no failure in %u runs", t->mitigation, t->runs);
+		if (r->tally[0].measured)
+			printf("; write %.0f -> %.0f MB/s, read %.0f -> %.0f "
+			       "MB/s", r->tally[0].mbps_write, t->mbps_write,
+			       r->tally[0].mbps_read, t->mbps_read);
+		else
+			printf("; write %.0f MB/s, read %.0f MB/s (no run "
+			       "without it got as far)", t->mbps_write,
+			       t->mbps_read);
+		putchar('\n');
+		if (json_object_object_get_ex(o, "fix", &fix) &&
+		    json_object_object_get_ex(fix, "persist", &v))
+			for (size_t i = 0; i < json_object_array_length(v); i++)
+				printf("  %s\n", json_object_get_string(
+				       json_object_array_get_idx(v, i)));
+	} else if (!strcmp(res->verdict, "detect-only")) {
+		printf("no quirk stops it: try another enclosure, a powered hub "
+		       "or port, and do not trust its flushes\n");
+	}
+}
+
+enum {
+	CMD_REPRO_OPT_DESTROY = 256,
+	CMD_REPRO_OPT_BUDGET,
+	CMD_REPRO_OPT_SIZE,
+	CMD_REPRO_OPT_WORKLOADS,
+	CMD_REPRO_OPT_CONFIDENCE,
+	CMD_REPRO_OPT_CMD_TIMEOUT,
+	CMD_REPRO_OPT_STATE,
+	CMD_REPRO_OPT_RESTORE,
+	CMD_REPRO_OPT_JSON,
+};
+
+static int cmd_repro_parse_workloads(struct cmd_repro *r, const char *arg)
+{
+	char buf[128], *tok, *save = NULL;
+	unsigned int w;
+
+	if (strlen(arg) >= sizeof(buf))
+		return cli_usage_error(CMD_REPRO_NAME, "--workloads: too long");
+	strcpy(buf, arg);
+	r->nwork = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (r->nwork >= sizeof(r->work) / sizeof(r->work[0]))
+			return cli_usage_error(CMD_REPRO_NAME,
+					       "--workloads: too many");
+		if (cli_parse_choice(CMD_REPRO_NAME, "--workloads", tok,
+				     cmd_repro_workloads, &w))
+			return CLI_EXIT_USAGE;
+		r->work[r->nwork++] = (enum cmd_repro_workload)w;
+	}
+	if (!r->nwork)
+		return cli_usage_error(CMD_REPRO_NAME, "--workloads: empty");
+	return 0;
+}
+
+static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
+{
+	static const char optstring[] = ":o:h";
+	static const struct option longopts[] = {
+		{ "output",	required_argument, NULL, 'o' },
+		{ "destroy-data", no_argument,	NULL, CMD_REPRO_OPT_DESTROY },
+		{ "budget",	required_argument, NULL, CMD_REPRO_OPT_BUDGET },
+		{ "size",	required_argument, NULL, CMD_REPRO_OPT_SIZE },
+		{ "workloads",	required_argument, NULL, CMD_REPRO_OPT_WORKLOADS },
+		{ "confidence",	required_argument, NULL, CMD_REPRO_OPT_CONFIDENCE },
+		{ "cmd-timeout", required_argument, NULL, CMD_REPRO_OPT_CMD_TIMEOUT },
+		{ "state",	required_argument, NULL, CMD_REPRO_OPT_STATE },
+		{ "restore",	no_argument,	NULL, CMD_REPRO_OPT_RESTORE },
+		{ "json",	no_argument,	NULL, CMD_REPRO_OPT_JSON },
+		{ "help",	no_argument,	NULL, 'h' },
+		{ NULL,		0,		NULL, 0 }
+	};
+	char *end;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			r->dir = optarg;
+			break;
+		case CMD_REPRO_OPT_DESTROY:
+			r->destroy_data = true;
+			break;
+		case CMD_REPRO_OPT_BUDGET:
+			if (cli_parse_number(CMD_REPRO_NAME, "--budget", optarg,
+					     0, 10, 86400, &r->budget))
+				return CLI_EXIT_USAGE;
+			break;
+		case CMD_REPRO_OPT_SIZE:
+			if (cli_parse_number(CMD_REPRO_NAME, "--size", optarg,
+					     UTIL_NUM_SIZE, 1ull << 20,
+					     1ull << 40, &r->size))
+				return CLI_EXIT_USAGE;
+			break;
+		case CMD_REPRO_OPT_WORKLOADS:
+			if (cmd_repro_parse_workloads(r, optarg))
+				return CLI_EXIT_USAGE;
+			break;
+		case CMD_REPRO_OPT_CONFIDENCE:
+			errno = 0;
+			r->confidence = strtod(optarg, &end);
+			if (errno || *end || end == optarg ||
+			    !(r->confidence >= 0.5 && r->confidence <= 0.999))
+				return cli_usage_error(CMD_REPRO_NAME,
+						       "--confidence: '%s' is not "
+						       "a number from 0.5 to 0.999",
+						       optarg);
+			break;
+		case CMD_REPRO_OPT_CMD_TIMEOUT:
+			if (cli_parse_number(CMD_REPRO_NAME, "--cmd-timeout",
+					     optarg, 0, 1, 600, &r->cmd_timeout))
+				return CLI_EXIT_USAGE;
+			break;
+		case CMD_REPRO_OPT_STATE:
+			r->state_path = optarg;
+			break;
+		case CMD_REPRO_OPT_RESTORE:
+			r->restore_only = true;
+			break;
+		case CMD_REPRO_OPT_JSON:
+			r->json = true;
+			break;
+		case 'h':
+			fputs(cmd_repro_help, stdout);
+			return -1;
+		default:
+			return cli_getopt_error(CMD_REPRO_NAME, c, argv,
+						optstring, longopts);
+		}
+	}
+	if (r->restore_only) {
+		if (optind < argc)
+			return cli_usage_error(CMD_REPRO_NAME,
+					       "--restore takes no DISK");
+		return 0;
+	}
+	if (optind >= argc)
+		return cli_usage_error(CMD_REPRO_NAME, "no DISK");
+	if (optind + 1 < argc)
+		return cli_usage_error(CMD_REPRO_NAME, "one DISK, not %d",
+				       argc - optind);
+	r->disk_arg = argv[optind];
+	if (!r->dir)
+		return cli_usage_error(CMD_REPRO_NAME, "-o DIR is required");
+	return 0;
+}
+
+/* DISK to its block device name and its USB interface; the safety checks */
+static int cmd_repro_target(struct cmd_repro *r)
+{
+	struct blkdev_open_opts bo = { .destroy_data = r->destroy_data };
+	char real[PATH_MAX], rel[PATH_MAX], why[BLKDEV_WHY_MAX];
+	struct sysfs_usb_iface it;
+	struct blkdev_target t;
+	const char *name;
+	int err;
+
+	if (!strchr(r->disk_arg, '/'))
+		snprintf(real, sizeof(real), "/dev/%s", r->disk_arg);
+	else if (!realpath(r->disk_arg, real)) {
+		cmd_repro_say(r, "%s: %s", r->disk_arg, strerror(errno));
+		return -errno;
+	}
+	name = strrchr(real, '/') + 1;
+	snprintf(rel, sizeof(rel), "/sys/block/%s", name);
+	if (!sysfs_usb_exists(rel)) {
+		cmd_repro_say(r, "%s: not a whole disk (a partition or not a "
+			      "block device): repro takes the disk", r->disk_arg);
+		return -ENOTBLK;
+	}
+	util_copy(r->disk, sizeof(r->disk), name, strlen(name));
+	err = sysfs_usb_iface_from_block(r->disk, r->iface, sizeof(r->iface));
+	if (err) {
+		cmd_repro_say(r, "%s: not a USB disk", r->disk_arg);
+		return err;
+	}
+	err = sysfs_usb_iface_read(r->iface, &it);
+	if (err) {
+		cmd_repro_say(r, "%s: %s", r->iface, strerror(-err));
+		return err;
+	}
+	r->vid = it.dev.vid;
+	r->pid = it.dev.pid;
+	util_copy(r->usb, sizeof(r->usb), it.usb, strlen(it.usb));
+	util_copy(r->driver, sizeof(r->driver), it.driver, strlen(it.driver));
+	sysfs_usb_iface_free(&it);
+	/* stress's checks, before anything is changed or written */
+	err = blkdev_open(real, &bo, &t, why, sizeof(why));
+	if (err) {
+		cmd_repro_say(r, "%s", why);
+		return err;
+	}
+	blkdev_close(&t);
+	if (mkdir(r->dir, 0755) && errno != EEXIST) {
+		cmd_repro_say(r, "%s: %s", r->dir, strerror(errno));
+		return -errno;
+	}
+	snprintf(rel, sizeof(rel), "%s/runs", r->dir);
+	if (mkdir(rel, 0755)) {
+		cmd_repro_say(r, "%s: %s%s", rel, strerror(errno),
+			      errno == EEXIST ? " (DIR holds a campaign: give "
+			      "another)" : "");
+		return -errno;
+	}
+	return 0;
+}
+
+static int cmd_repro_recover(struct cmd_repro *r)
+{
+	char why[512];
+	int ret = mitigate_recover(r->state_path, why, sizeof(why));
+
+	if (ret == 1)
+		cmd_repro_say(r, "put back what an interrupted run changed "
+			      "(%s)", r->state_path ? r->state_path :
+			      MITIGATE_STATE_PATH);
+	else if (ret < 0)
+		cmd_repro_say(r, "%s", why);
+	return ret < 0 ? ret : 0;
+}
+
+int cmd_repro_main(int argc, char **argv)
+{
+	struct cmd_repro *r;
+	struct cmd_repro_result res;
+	char why[512], path[PATH_MAX];
+	json_object *o;
+	int ret, err;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return CLI_EXIT_FAILURE;
+	r->budget = 1800;
+	r->size = 1ull << 30;
+	r->confidence = 0.95;
+	r->nwork = 2;
+	r->work[0] = CMD_REPRO_SEQ;
+	r->work[1] = CMD_REPRO_CDM;
+	ret = cmd_repro_parse(r, argc, argv);
+	if (ret) {
+		free(r);
+		return ret < 0 ? CLI_EXIT_OK : ret;
+	}
+	cmd_repro_catch_signals();
+	if (cmd_repro_recover(r)) {
+		free(r);
+		return CLI_EXIT_FAILURE;
+	}
+	if (r->restore_only) {
+		free(r);
+		return CLI_EXIT_OK;
+	}
+	if (!r->destroy_data) {
+		cmd_repro_say(r, "%s: repro writes all over the disk: give "
+			      "--destroy-data", r->disk_arg);
+		free(r);
+		return CLI_EXIT_FAILURE;
+	}
+	if (cmd_repro_target(r)) {
+		free(r);
+		return CLI_EXIT_FAILURE;
+	}
+	err = mitigate_begin(&r->st, r->state_path, r->iface, r->vid, r->pid);
+	if (err) {
+		cmd_repro_say(r, "%s: %s", r->state_path ? r->state_path :
+			      MITIGATE_STATE_PATH, strerror(-err));
+		free(r);
+		return CLI_EXIT_FAILURE;
+	}
+	err = cmd_repro_campaign(r, &res);
+	ret = CLI_EXIT_OK;
+	if (err == -EINTR || cmd_repro_stop) {
+		cmd_repro_say(r, "interrupted (signal %d)", (int)cmd_repro_stop);
+		ret = 4;
+	} else if (err) {
+		cmd_repro_say(r, "the campaign stopped: %s", strerror(-err));
+		ret = CLI_EXIT_FAILURE;
+	}
+	if (mitigate_restore(&r->st, why, sizeof(why))) {
+		cmd_repro_say(r, "could not put back %s; 'usbtrail repro "
+			      "--restore' tries again", why);
+		ret = CLI_EXIT_FAILURE;
+	}
+	cmd_repro_find_disk(r, 10);
+	if (!err && !cmd_repro_stop) {
+		o = cmd_repro_json(r, &res);
+		snprintf(path, sizeof(path), "%s/repro.json", r->dir);
+		if (json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY)) {
+			cmd_repro_say(r, "%s: %s", path, strerror(errno));
+			ret = CLI_EXIT_FAILURE;
+		}
+		if (r->json)
+			puts(json_object_to_json_string_ext(o,
+				JSON_C_TO_STRING_PRETTY));
+		else
+			cmd_repro_text(r, &res, o);
+		json_object_put(o);
+	}
+	free(r);
+	return ret;
+}
