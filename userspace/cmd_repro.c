@@ -47,6 +47,8 @@
 #define CMD_REPRO_MAX_RUNS	64	/* per mitigation */
 #define CMD_REPRO_MAX_CANDS	16
 #define CMD_REPRO_DISK_WAIT_S	60
+#define CMD_REPRO_TICK_US	(200 * 1000)	/* how often a run is watched */
+#define CMD_REPRO_STOP_GRACE_TICKS 10	/* 2 s for a stopped run to end */
 #define CMD_REPRO_COST_NOISE	0.15	/* throughputs this close are equal */
 
 const char cmd_repro_help[] =
@@ -494,7 +496,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	 * keeps what came).  Waiting out the rest of a failing run, its
 	 * timeouts one after the other, would only cost time.
 	 */
-	for (;;) {
+	for (unsigned int since = 0;; since += run->stopped) {
 		pid_t got = waitpid(pid, &status, WNOHANG);
 
 		if (got == pid || (got < 0 && errno != EINTR))
@@ -506,7 +508,13 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 				kill(pid, SIGTERM);
 			}
 		}
-		usleep(200 * 1000);
+		/*
+		 * record's second signal ends stress at once: stress would
+		 * verify what it wrote, through the failing disk, for nothing
+		 */
+		if (since == CMD_REPRO_STOP_GRACE_TICKS)
+			kill(pid, SIGTERM);
+		usleep(CMD_REPRO_TICK_US);
 	}
 	cmd_repro_child = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);

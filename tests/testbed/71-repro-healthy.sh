@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# usbtrail repro on --bridge healthy (issue 32): no failure within a short
+# budget, every workload run and recorded, and nothing changed on the
+# system afterwards (quirks parameter, driver, max_sectors_kb, command
+# timeout).  Before that, what repro refuses, before anything is changed
+# or written: a mounted disk (even with --destroy-data), and any disk
+# without --destroy-data.  The filesystem and its file are still there.
+. "$(dirname "$0")/lib.sh"
+
+vidpid=6a3e:91d7
+rm -rf "$out/c"
+# shellcheck disable=SC2016 # expanded in the guest
+tb --bridge "healthy,vidpid=$vidpid" --timeout 900 -- sh -c '
+	d=$TESTBED_BRIDGE
+	sh /tests/repro-state.sh >/out/before.state
+	mke2fs -q "$d" || echo "mke2fs failed"
+	mkdir -p /mnt/b
+	mount -t ext2 "$d" /mnt/b || { echo "mount failed"; exit 0; }
+	echo hello >/mnt/b/file
+	usbtrail repro "$d" -o /out/m --destroy-data 2>/out/mounted.err
+	echo "mounted exit $?"
+	umount /mnt/b
+	usbtrail repro "$d" -o /out/n 2>/out/nodestroy.err
+	echo "no-destroy exit $?"
+	ls /run/usbtrail/repro.state >/out/refused.ls 2>&1
+	mount -t ext2 "$d" /mnt/b && cat /mnt/b/file && umount /mnt/b
+	sh /tests/repro-state.sh >/out/refused.state
+	usbtrail repro "$d" -o /out/c --destroy-data --size 16M --budget 20 \
+		--cmd-timeout 7 --json >/out/repro.json 2>/out/repro.err
+	echo "repro exit $?"
+	sh /tests/repro-state.sh >/out/after.state
+	ls /run/usbtrail/repro.state >/out/after.ls 2>&1
+	true' >"$out/stdout.txt" 2>&1 ||
+	fail "guest command failed: $(tail -n 3 "$out/stdout.txt")"
+grep -q '^mount failed' "$out/stdout.txt" && fail "the guest cannot mount ext2"
+expect "$out/mounted.err" 'usbtrail repro: refusing /dev/sd[a-z]+: /dev/sd[a-z]+ is mounted on /mnt/b$'
+expect "$out/stdout.txt" '^mounted exit 1$'
+expect "$out/nodestroy.err" 'give --destroy-data'
+expect "$out/stdout.txt" '^no-destroy exit 1$'
+expect "$out/stdout.txt" '^hello$'
+expect "$out/refused.ls" 'No such file'
+diff "$out/before.state" "$out/refused.state" >"$out/state.diff" ||
+	fail "a refused repro changed the system: $(cat "$out/state.diff")"
+[ ! -e "$out/m" ] && [ ! -e "$out/n" ] ||
+	fail "a refused repro made its directory"
+echo "ok: refused runs left nothing"
+cat "$out/repro.err"
+expect "$out/stdout.txt" '^repro exit 0$'
+python3 - "$out/repro.json" "$out/c/runs" <<'PY' || fail "repro's result"
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+def ok(cond, what):
+    if not cond:
+        sys.exit(f"FAIL: {what}: {json.dumps(r)[:1500]}")
+    print("ok:", what)
+ok(r["failed"] is False and r["failure"] is None, "no failure")
+ok(r["verdict"] == "no-failure", "verdict no-failure")
+ok(r["fix"]["kind"] == "none" and r["fix"]["persist"] == [], "no fix")
+none = [t for t in r["runs"] if t["mitigation"] == "none"]
+ok(len(none) == 1 and none[0]["runs"] >= 2 and none[0]["failures"] == 0,
+   f"{none[0]['runs']} runs without a mitigation, none failed")
+ok(none[0]["mbps_write"] > 0 and none[0]["mbps_read"] > 0, "throughput measured")
+ok(len(r["runs"]) == 1, "no mitigation tried")
+recs = sorted(os.listdir(sys.argv[2]))
+ok(any("-seq-none" in d for d in recs) and any("-cdm-none" in d for d in recs),
+   f"both workloads recorded: {[d for d in recs if '.' not in d]}")
+PY
+expect "$out/repro.err" 'run 1: seq, mitigation none: passed'
+diff "$out/before.state" "$out/after.state" >"$out/state.diff" ||
+	fail "repro changed the system: $(cat "$out/state.diff")"
+echo "ok: after repro: $(tr '\n' ' ' <"$out/after.state")"
+expect "$out/after.ls" 'No such file'
+no_kernel_warning "$out/console.log"
