@@ -737,10 +737,10 @@ static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
 	res->needed = rate_runs_needed(res->rate_low, r->confidence,
 				       CMD_REPRO_MAX_RUNS);
 	cmd_repro_say(r, "%s failed %u of %u runs: at least %.0f%% (%.0f%% "
-		      "confidence); a mitigation must pass %u runs in a row",
+		      "confidence); a mitigation must pass %u run%s in a row",
 		      cmd_repro_workloads[res->work], base->failures,
 		      base->runs, res->rate_low * 100, r->confidence * 100,
-		      res->needed);
+		      res->needed, res->needed == 1 ? "" : "s");
 	/* 3: each candidate */
 	for (size_t c = 0; c < CMD_REPRO_NCANDS; c++) {
 		const struct cmd_repro_cand *cand = &cmd_repro_cands[c];
@@ -909,7 +909,13 @@ static void cmd_repro_text(const struct cmd_repro *r,
 	printf("usbtrail repro: %s (%04x:%04x at USB %s, %s)\n", r->disk,
 	       r->vid, r->pid, r->usb, r->driver);
 	if (!res->failed) {
-		printf("verdict: no-failure within the budget of %llu s\n",
+		const struct cmd_repro_tally *t = &r->tally[0];
+
+		printf("%u runs without a mitigation, none failed", t->runs);
+		if (t->measured)
+			printf("; write %.0f MB/s, read %.0f MB/s, p99 %.1f ms",
+			       t->mbps_write, t->mbps_read, t->p99_ms);
+		printf("\nverdict: no-failure within the budget of %llu s\n",
 		       (unsigned long long)r->budget);
 		return;
 	}
