@@ -39,6 +39,7 @@
 #include "cli.h"
 #include "mitigate.h"
 #include "rate.h"
+#include "scsi_pt.h"
 #include "sysfs_usb.h"
 #include "util.h"
 
@@ -85,9 +86,10 @@ const char cmd_repro_help[] =
 "      --size N            bytes each workload covers (1MiB to 1TiB,\n"
 "                          default 1GiB)\n"
 "      --workloads LIST    the workloads in order, of seq (a sequential\n"
-"                          write and read-back, as a copy) and cdm\n"
-"                          (CrystalDiskMark's set, Q32 included); default\n"
-"                          seq,cdm\n"
+"                          write and read-back, as a copy), cdm\n"
+"                          (CrystalDiskMark's set, Q32 included) and\n"
+"                          commands (ATA PASS-THROUGH 16 and 12 as\n"
+"                          smartctl sends them); default seq,cdm,commands\n"
 "      --confidence P      of 'fixed' (0.5 to 0.999, default 0.95)\n"
 "      --cmd-timeout S     the disk's SCSI command timeout during the runs\n"
 "                          (1 to 600; default: the kernel's, 30 s): a\n"
@@ -97,6 +99,10 @@ const char cmd_repro_help[] =
 "      --restore           only put back what an interrupted run left\n"
 "                          changed, then exit\n"
 "      --json              the result as JSON on standard output\n"
+"      --send-commands DISK\n"
+"                          only send the commands workload's commands to\n"
+"                          DISK (what its recorded run runs), their\n"
+"                          outcome as JSON, and exit\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
@@ -111,9 +117,13 @@ const char cmd_repro_help[] =
 "the campaign could not run or could not put back what it changed, 2\n"
 "usage, 4 interrupted (what was changed put back).\n";
 
-enum cmd_repro_workload { CMD_REPRO_SEQ, CMD_REPRO_CDM, CMD_REPRO_NWORK };
+enum cmd_repro_workload {
+	CMD_REPRO_SEQ, CMD_REPRO_CDM, CMD_REPRO_COMMANDS, CMD_REPRO_NWORK
+};
 
-static const char *const cmd_repro_workloads[] = { "seq", "cdm", NULL };
+static const char *const cmd_repro_workloads[] = {
+	"seq", "cdm", "commands", NULL
+};
 
 /* A candidate: quirk letters, or max_sectors_kb through sysfs */
 struct cmd_repro_cand {
@@ -147,6 +157,7 @@ struct cmd_repro_tally {
 
 struct cmd_repro {
 	const char *disk_arg, *dir, *state_path;
+	const char *send_commands;	/* --send-commands DISK */
 	bool destroy_data, json, restore_only;
 	uint64_t budget, size, cmd_timeout;
 	double confidence;
@@ -233,6 +244,22 @@ static bool cmd_repro_disk_ready(const char *disk)
 	    (sscanf(buf, "%lu %lu", &a, &b) != 2 || a || b))
 		return false;
 	return true;
+}
+
+/*
+ * The commands of @disk that the SCSI midlayer timed out so far
+ * (device/iotmo_cnt, counted in scsi_times_out()), 0 if unknown.  The
+ * first sign of a hang, the moment it happens: the kernel's log lines
+ * and the incident of the chain come later.
+ */
+static unsigned long cmd_repro_timeouts(const char *disk)
+{
+	char rel[PATH_MAX], buf[32];
+
+	snprintf(rel, sizeof(rel), "/sys/block/%s/device/iotmo_cnt", disk);
+	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) < 0)
+		return 0;
+	return strtoul(buf, NULL, 0);
 }
 
 /* The disk of the interface once it is ready, waiting up to @secs */
@@ -423,6 +450,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	const char *argv[32];
 	struct timespec t0, t1;
 	int argc = 0, fd, status = 0;
+	unsigned long tmo0, tmo;
 	off_t off = 0;
 	pid_t pid;
 
@@ -448,17 +476,29 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	argv[argc++] = "-q";
 	argv[argc++] = "--";
 	argv[argc++] = "/proc/self/exe";
-	argv[argc++] = "stress";
-	argv[argc++] = dev;
-	argv[argc++] = "--destroy-data";
-	argv[argc++] = "--json";
-	argv[argc++] = "-q";
-	cmd_repro_stress_args(r, w, size, sizeof(size), argv, &argc);
+	if (w == CMD_REPRO_COMMANDS) {
+		/* this program's own pass-through, recorded the same way */
+		snprintf(size, sizeof(size), "%llu", (unsigned long long)
+			 (r->cmd_timeout ? r->cmd_timeout : 30));
+		argv[argc++] = "repro";
+		argv[argc++] = "--send-commands";
+		argv[argc++] = dev;
+		argv[argc++] = "--cmd-timeout";
+		argv[argc++] = size;
+	} else {
+		argv[argc++] = "stress";
+		argv[argc++] = dev;
+		argv[argc++] = "--destroy-data";
+		argv[argc++] = "--json";
+		argv[argc++] = "-q";
+		cmd_repro_stress_args(r, w, size, sizeof(size), argv, &argc);
+	}
 	argv[argc] = NULL;
 
 	fd = open(json, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
+	tmo0 = cmd_repro_timeouts(r->disk);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0) {
@@ -491,9 +531,10 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	cmd_repro_child = pid;
 	close(fd);
 	/*
-	 * Watch the recording as it grows: at the first failure the run has
-	 * told what it can, and record stops (it gives stress SIGTERM and
-	 * keeps what came).  Waiting out the rest of a failing run, its
+	 * Watch the recording as it grows, and the disk's timeout count: at
+	 * the first failure the run has told what it can, and record stops
+	 * (it gives stress SIGTERM, keeps what came and, at its end, every
+	 * incident still open).  Waiting out the rest of a failing run, its
 	 * timeouts one after the other, would only cost time.
 	 */
 	for (unsigned int since = 0;; since += run->stopped) {
@@ -503,7 +544,9 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 			break;
 		if (!run->failed) {
 			cmd_repro_incidents(r, rundir, run, &off);
-			if (run->failed) {
+			/* or a timeout, before its chain is an incident */
+			if (run->failed ||
+			    (!run->stopped && cmd_repro_timeouts(r->disk) > tmo0)) {
 				run->stopped = true;
 				kill(pid, SIGTERM);
 			}
@@ -529,7 +572,21 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 		cmd_repro_incidents(r, rundir, run, &off);
 	if (run->failed)
 		return 0;
-	if (run->stress_json && run->errors) {
+	tmo = cmd_repro_timeouts(r->disk);
+	if (tmo > tmo0) {
+		/* the recording ended before the chain's incident */
+		run->failed = true;
+		strcpy(run->kind, "timeout");
+		snprintf(run->incident, sizeof(run->incident),
+			 "the kernel timed out %lu commands of %s (iotmo_cnt)",
+			 tmo - tmo0, r->disk);
+	} else if (run->stress_json && run->errors && w == CMD_REPRO_COMMANDS) {
+		run->failed = true;
+		strcpy(run->kind, "no-answer");
+		snprintf(run->incident, sizeof(run->incident),
+			 "%llu commands not answered (ATA PASS-THROUGH as "
+			 "smartctl sends it)", (unsigned long long)run->errors);
+	} else if (run->stress_json && run->errors) {
 		run->failed = true;
 		strcpy(run->kind, "stress-error");
 		snprintf(run->incident, sizeof(run->incident),
@@ -590,6 +647,9 @@ static void cmd_repro_progress(const struct cmd_repro *r,
 			      "%.0f s", r->nruns, cmd_repro_workloads[w], mit,
 			      run->kind, run->incident[0] ? ": " : "",
 			      run->incident, run->secs);
+	else if (run->mbps_write <= 0 && run->mbps_read <= 0)
+		cmd_repro_say(r, "run %u: %s, mitigation %s: passed, %.0f s",
+			      r->nruns, cmd_repro_workloads[w], mit, run->secs);
 	else
 		cmd_repro_say(r, "run %u: %s, mitigation %s: passed, write "
 			      "%.0f MB/s, read %.0f MB/s, %.0f s", r->nruns,
@@ -945,7 +1005,9 @@ static void cmd_repro_text(const struct cmd_repro *r,
 		const struct cmd_repro_tally *t = &r->tally[res->fix];
 
 		printf("fix: %s: no failure in %u runs", t->mitigation, t->runs);
-		if (r->tally[0].measured)
+		if (!t->measured)
+			;	/* a workload that moves no data: commands */
+		else if (r->tally[0].measured)
 			printf("; write %.0f -> %.0f MB/s, read %.0f -> %.0f "
 			       "MB/s", r->tally[0].mbps_write, t->mbps_write,
 			       r->tally[0].mbps_read, t->mbps_read);
@@ -965,6 +1027,70 @@ static void cmd_repro_text(const struct cmd_repro *r,
 	}
 }
 
+/*
+ * --send-commands DISK: the commands workload's run, under record: each
+ * command of scsi_pt_cmds as its tool sends it, the outcome as JSON on
+ * standard output ("errors_total": those not answered).
+ */
+static int cmd_repro_send_commands(const char *dev, unsigned int timeout_s)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	unsigned int lost = 0;
+	int fd;
+
+	fd = open(dev, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, CLI_PROG " " CMD_REPRO_NAME ": %s: %s\n", dev,
+			strerror(errno));
+		json_object_put(o);
+		json_object_put(a);
+		return CLI_EXIT_FAILURE;
+	}
+	for (const struct scsi_pt_cmd *c = scsi_pt_cmds; c->name; c++) {
+		struct scsi_pt_result res;
+		json_object *v = json_object_new_object();
+		char sense[16];
+		int lost1 = scsi_pt_send(fd, c, timeout_s, &res);
+
+		if (res.err == ENOTTY || res.err == EINVAL) {
+			fprintf(stderr, CLI_PROG " " CMD_REPRO_NAME ": %s: not a "
+				"SCSI device (SG_IO: %s)\n", dev,
+				strerror(res.err));
+			json_object_put(v);
+			json_object_put(a);
+			json_object_put(o);
+			close(fd);
+			return CLI_EXIT_FAILURE;
+		}
+		lost += (unsigned int)lost1;
+		snprintf(sense, sizeof(sense), "%x/%02x/%02x", res.sense_key,
+			 res.asc, res.ascq);
+		json_object_object_add(v, "command", json_object_new_string(c->name));
+		json_object_object_add(v, "as", json_object_new_string(c->as));
+		json_object_object_add(v, "answered",
+				       json_object_new_boolean(!lost1));
+		if (res.err)
+			json_object_object_add(v, "error", json_object_new_string(
+					       strerror(res.err)));
+		json_object_object_add(v, "status", json_object_new_int(res.status));
+		json_object_object_add(v, "host", json_object_new_int(res.host));
+		json_object_object_add(v, "driver", json_object_new_int(res.driver));
+		json_object_object_add(v, "sense", json_object_new_string(sense));
+		json_object_object_add(v, "ms", json_object_new_int((int)res.ms));
+		json_object_array_add(a, v);
+	}
+	close(fd);
+	json_object_object_add(o, "usbtrail",
+			       json_object_new_string("repro-commands"));
+	json_object_object_add(o, "target", json_object_new_string(dev));
+	json_object_object_add(o, "commands", a);
+	json_object_object_add(o, "errors_total", json_object_new_int((int)lost));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return CLI_EXIT_OK;
+}
+
 enum {
 	CMD_REPRO_OPT_DESTROY = 256,
 	CMD_REPRO_OPT_BUDGET,
@@ -975,6 +1101,7 @@ enum {
 	CMD_REPRO_OPT_STATE,
 	CMD_REPRO_OPT_RESTORE,
 	CMD_REPRO_OPT_JSON,
+	CMD_REPRO_OPT_SEND_COMMANDS,
 };
 
 static int cmd_repro_parse_workloads(struct cmd_repro *r, const char *arg)
@@ -1015,6 +1142,8 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 		{ "state",	required_argument, NULL, CMD_REPRO_OPT_STATE },
 		{ "restore",	no_argument,	NULL, CMD_REPRO_OPT_RESTORE },
 		{ "json",	no_argument,	NULL, CMD_REPRO_OPT_JSON },
+		{ "send-commands", required_argument, NULL,
+		  CMD_REPRO_OPT_SEND_COMMANDS },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ NULL,		0,		NULL, 0 }
 	};
@@ -1069,6 +1198,9 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 		case CMD_REPRO_OPT_JSON:
 			r->json = true;
 			break;
+		case CMD_REPRO_OPT_SEND_COMMANDS:
+			r->send_commands = optarg;
+			break;
 		case 'h':
 			fputs(cmd_repro_help, stdout);
 			return -1;
@@ -1076,6 +1208,12 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 			return cli_getopt_error(CMD_REPRO_NAME, c, argv,
 						optstring, longopts);
 		}
+	}
+	if (r->send_commands) {
+		if (optind < argc)
+			return cli_usage_error(CMD_REPRO_NAME, "--send-commands "
+					       "takes no DISK");
+		return 0;
 	}
 	if (r->restore_only) {
 		if (optind < argc)
@@ -1182,13 +1320,21 @@ int cmd_repro_main(int argc, char **argv)
 	r->budget = 1800;
 	r->size = 1ull << 30;
 	r->confidence = 0.95;
-	r->nwork = 2;
+	r->nwork = 3;
 	r->work[0] = CMD_REPRO_SEQ;
 	r->work[1] = CMD_REPRO_CDM;
+	r->work[2] = CMD_REPRO_COMMANDS;
 	ret = cmd_repro_parse(r, argc, argv);
 	if (ret) {
 		free(r);
 		return ret < 0 ? CLI_EXIT_OK : ret;
+	}
+	if (r->send_commands) {
+		ret = cmd_repro_send_commands(r->send_commands,
+					      r->cmd_timeout ?
+					      (unsigned int)r->cmd_timeout : 30);
+		free(r);
+		return ret;
 	}
 	cmd_repro_catch_signals();
 	if (cmd_repro_recover(r)) {

@@ -448,6 +448,41 @@ static void test_io_error_nearest(void **state)
 	derive_free(d);
 }
 
+/*
+ * A pass-through command that fails (smartctl's ATA PASS-THROUGH answered
+ * ILLEGAL REQUEST by a driver with NO_ATA_1X) is its program's answer,
+ * not an I/O error: by the module's op, and by tracefs's rwbs "N".  A
+ * write that fails is one.
+ */
+static void test_io_error_passthrough(void **state)
+{
+	static const uint32_t ops[] = { 34, 35, ~0u };
+	struct derive_opts o = DERIVE_OPTS_DEFAULT;
+	struct out out = { .n = 0 };
+	struct devmap m;
+	struct derive *d = derive_new(&o, collect, &out);
+	struct ev *ev;
+
+	(void)state;
+	devmap_init(&m);
+	device(&m, "sda", 2, EV_DEVICE_PRESENT);
+	for (unsigned int i = 0; i < 3; i++) {
+		ev = blk(10 * SEC + i * SEC, USBTRAIL_REC_BLK_COMPLETE, ~0ull,
+			 512);
+		ev->u.rec.u.blk.op = ops[i];
+		ev->u.rec.u.blk.error = -121;	/* BLK_STS_TARGET */
+		feed(d, &m, ev);
+	}
+	ev = blk(20 * SEC, USBTRAIL_REC_BLK_COMPLETE, 20480, 4096);
+	ev->u.rec.u.blk.error = -5;
+	feed(d, &m, ev);
+	derive_flush(d);
+	assert_int_equal(count_kind(&out, CLASSIFY_IO_ERROR), 1);
+	assert_int_equal(find_kind(&out, CLASSIFY_IO_ERROR)->t_ns, 20 * SEC);
+	out_free(&out);
+	derive_free(d);
+}
+
 /* Eight commands time out together: one timeout, eight commands. */
 static void test_timeout_burst(void **state)
 {
@@ -870,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_reset_span),
 		cmocka_unit_test(test_sense_ratelimited),
 		cmocka_unit_test(test_io_error_nearest),
+		cmocka_unit_test(test_io_error_passthrough),
 		cmocka_unit_test(test_sense_trace_only),
 		cmocka_unit_test(test_timeout_burst),
 		cmocka_unit_test(test_xhci_codes),

@@ -583,6 +583,16 @@ static void derive_sense_bytes(struct derive *d, const struct ev *ev)
  * to find it (@devt, @tag: SCSI sense); false when it is none.  xHCI
  * errors and sense bytes are handled here and are none either.
  */
+/* REQ_OP_DRV_IN, REQ_OP_DRV_OUT (include/linux/blk_types.h, 5.10 to 7.3) */
+#define DERIVE_REQ_OP_DRV_IN	34u
+#define DERIVE_REQ_OP_DRV_OUT	35u
+
+static bool derive_blk_passthrough(uint32_t op)
+{
+	return op == DERIVE_REQ_OP_DRV_IN || op == DERIVE_REQ_OP_DRV_OUT ||
+	       op == ~0u;
+}
+
 static bool derive_trace_kind(struct derive *d, const struct ev *ev,
 			      enum classify_kind *kind, uint32_t *devt,
 			      uint32_t *tag)
@@ -628,7 +638,14 @@ static bool derive_trace_kind(struct derive *d, const struct ev *ev,
 		*kind = CLASSIFY_RESET;
 		return true;
 	case USBTRAIL_REC_BLK_COMPLETE:
-		if (!r->u.blk.error)
+		/*
+		 * A pass-through request (SG_IO: smartctl, hdparm) that
+		 * failed is its program's answer, a CHECK CONDITION it reads
+		 * itself, not lost data: REQ_OP_DRV_IN/OUT, or rwbs "N"
+		 * through tracefs (~0u; "N" also names WRITE ZEROES and
+		 * the zone operations, which USB disks hardly get).
+		 */
+		if (!r->u.blk.error || derive_blk_passthrough(r->u.blk.op))
 			return false;
 		*kind = CLASSIFY_IO_ERROR;
 		return true;
