@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -275,26 +274,7 @@ int mitigate_disk_attr(struct mitigate_state *st, const char *disk,
 /* The disk of @iface now ("sdb"), or "" */
 void mitigate_disk_of(const char *iface, char *disk, size_t len)
 {
-	char root[PATH_MAX], pat[PATH_MAX + 16], mine[MITIGATE_NAME_MAX];
-	glob_t g;
-	size_t i;
-
-	disk[0] = '\0';
-	if (sysfs_usb_path("/sys/block", root, sizeof(root)))
-		return;
-	snprintf(pat, sizeof(pat), "%s/sd*", root);
-	if (glob(pat, 0, NULL, &g))
-		return;
-	for (i = 0; i < g.gl_pathc; i++) {
-		const char *name = strrchr(g.gl_pathv[i], '/') + 1;
-
-		if (!sysfs_usb_iface_from_block(name, mine, sizeof(mine)) &&
-		    !strcmp(mine, iface)) {
-			util_copy(disk, len, name, strlen(name));
-			break;
-		}
-	}
-	globfree(&g);
+	sysfs_usb_iface_block(iface, disk, len);
 }
 
 int mitigate_restore(struct mitigate_state *st, char *why, size_t len)

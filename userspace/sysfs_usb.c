@@ -444,21 +444,48 @@ static void sysfs_usb_hcd_read(const char *dir, const char *name,
 	}
 }
 
-/* The first block device below the interface, by glob. */
-static void sysfs_usb_block_find(const char *dir, struct sysfs_usb_iface *it)
+/* The first block device below the interface's @dir, by glob, or "". */
+static void sysfs_usb_block_find(const char *dir, char *block, size_t len)
 {
 	char pat[PATH_MAX], rel[PATH_MAX];
 	glob_t g;
 	const char *base;
 
+	block[0] = '\0';
 	if (snprintf(rel, sizeof(rel), "%s/host*/target*/*/block/*", dir) >=
 	    (int)sizeof(rel) || sysfs_usb_path(rel, pat, sizeof(pat)))
 		return;
 	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc) {
 		base = strrchr(g.gl_pathv[0], '/');
-		snprintf(it->block, sizeof(it->block), "%s", base + 1);
+		snprintf(block, len, "%s", base + 1);
 	}
 	globfree(&g);
+}
+
+/**
+ * sysfs_usb_iface_block() - the block device of an interface now
+ * @iface: "2-1:1.0"
+ * @block: receives "sdb", "" if it has none (yet, or any more)
+ * @len:   size of @block
+ *
+ * Return: 0, -EINVAL, or the errno of resolving the interface's path.
+ */
+int sysfs_usb_iface_block(const char *iface, char *block, size_t len)
+{
+	char rel[PATH_MAX], real[PATH_MAX];
+	int ret;
+
+	if (!len)
+		return -EINVAL;
+	block[0] = '\0';
+	if (!iface || !sysfs_usb_is_iface_name(iface))
+		return -EINVAL;
+	snprintf(rel, sizeof(rel), "/sys/bus/usb/devices/%s", iface);
+	ret = sysfs_usb_resolve(rel, real, sizeof(real));
+	if (ret)
+		return ret;
+	sysfs_usb_block_find(real, block, len);
+	return 0;
 }
 
 /**
@@ -496,7 +523,7 @@ int sysfs_usb_iface_read(const char *iface, struct sysfs_usb_iface *out)
 	if (ret)
 		return ret;
 	sysfs_usb_attr_link(real, "driver", it.driver, sizeof(it.driver));
-	sysfs_usb_block_find(real, &it);
+	sysfs_usb_block_find(real, it.block, sizeof(it.block));
 
 	/* "/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0" */
 	strcpy(dir, real);
