@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -74,7 +75,9 @@ const char cmd_repro_help[] =
 "A failure is an incident of the disk in the recording (a timeout, an\n"
 "abort, a reset, a disconnect, an I/O error, the disk offline, the host\n"
 "controller dead, a sense of Not Ready, Medium or Hardware Error or\n"
-"Aborted Command) or I/O errors and bad sectors that stress found.\n"
+"Aborted Command), I/O errors and bad sectors that stress found, a\n"
+"command not answered, or a disk that after its probe has the size READ\n"
+"CAPACITY(16) gives where READ CAPACITY(10) gives another.\n"
 "\n"
 "Options:\n"
 "  -o, --output DIR        write the campaign into DIR (required; created,\n"
@@ -87,9 +90,14 @@ const char cmd_repro_help[] =
 "                          default 1GiB)\n"
 "      --workloads LIST    the workloads in order, of seq (a sequential\n"
 "                          write and read-back, as a copy), cdm\n"
-"                          (CrystalDiskMark's set, Q32 included) and\n"
+"                          (CrystalDiskMark's set, Q32 included),\n"
 "                          commands (ATA PASS-THROUGH 16 and 12 as\n"
-"                          smartctl sends them); default seq,cdm,commands\n"
+"                          smartctl sends them) and probe (the interface\n"
+"                          unbound and bound again, as a replug: the\n"
+"                          kernel's own probe, REPORT SUPPORTED OPERATION\n"
+"                          CODES and READ CAPACITY(16) included, and the\n"
+"                          size it finds checked against READ\n"
+"                          CAPACITY(10)); default seq,cdm,commands,probe\n"
 "      --confidence P      of 'fixed' (0.5 to 0.999, default 0.95)\n"
 "      --cmd-timeout S     the disk's SCSI command timeout during the runs\n"
 "                          (1 to 600; default: the kernel's, 30 s): a\n"
@@ -103,26 +111,35 @@ const char cmd_repro_help[] =
 "                          only send the commands workload's commands to\n"
 "                          DISK (what its recorded run runs), their\n"
 "                          outcome as JSON, and exit\n"
+"      --probe IFACE       only bind the USB interface IFACE (2-1:1.0)\n"
+"                          again and check its disk's probe (what the\n"
+"                          probe workload's recorded run runs), the\n"
+"                          outcome as JSON, and exit\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "N takes a K, M, G, T (or KiB, MiB, GiB, TiB) suffix: powers of 1024.\n"
 "\n"
-"DISK is a whole USB disk: sdX, /dev/sdX, or a /dev/disk/by-id/ name.  It\n"
-"must not be mounted or in use.  Everything repro changes (the quirks\n"
-"parameter, the interface's driver, max_sectors_kb, the command timeout)\n"
-"is written to the state file first and put back on every exit; after a\n"
-"crash or a SIGKILL the next run (or --restore) puts it back.  Needs root.\n"
+"DISK is a whole USB disk: sdX, /dev/sdX, or a /dev/disk/by-id/ name; or\n"
+"its USB device or interface (2-1, 2-1:1.0), which also names a disk that\n"
+"never appeared (its probe hangs): then only the probe workload runs.  It\n"
+"must not be mounted or in use.  --destroy-data is not needed when the\n"
+"workloads are only probe, which writes nothing.  Everything repro\n"
+"changes (the quirks parameter, the interface's driver, max_sectors_kb,\n"
+"the command timeout) is written to the state file first and put back on\n"
+"every exit; after a crash or a SIGKILL the next run (or --restore) puts\n"
+"it back.  Needs root.\n"
 "\n"
 "Exit status: 0 a verdict (fixed, not-fixed, detect-only, no-failure), 1\n"
 "the campaign could not run or could not put back what it changed, 2\n"
 "usage, 4 interrupted (what was changed put back).\n";
 
 enum cmd_repro_workload {
-	CMD_REPRO_SEQ, CMD_REPRO_CDM, CMD_REPRO_COMMANDS, CMD_REPRO_NWORK
+	CMD_REPRO_SEQ, CMD_REPRO_CDM, CMD_REPRO_COMMANDS, CMD_REPRO_PROBE,
+	CMD_REPRO_NWORK
 };
 
 static const char *const cmd_repro_workloads[] = {
-	"seq", "cdm", "commands", NULL
+	"seq", "cdm", "commands", "probe", NULL
 };
 
 /* A candidate: quirk letters, or max_sectors_kb through sysfs */
@@ -142,6 +159,8 @@ struct cmd_repro_run {
 	int stress_rc;
 	bool stress_json;		/* stress wrote its result */
 	uint64_t errors;		/* I/O errors and bad sectors it found */
+	char said_kind[24];		/* the failure its JSON names, or "" */
+	char said[160];
 	bool stopped;			/* stopped at the failure */
 };
 
@@ -158,6 +177,7 @@ struct cmd_repro_tally {
 struct cmd_repro {
 	const char *disk_arg, *dir, *state_path;
 	const char *send_commands;	/* --send-commands DISK */
+	const char *probe;		/* --probe IFACE */
 	bool destroy_data, json, restore_only;
 	uint64_t budget, size, cmd_timeout;
 	double confidence;
@@ -165,6 +185,7 @@ struct cmd_repro {
 	enum cmd_repro_workload work[CMD_REPRO_NWORK * 2];
 
 	char disk[32];			/* "sda" now */
+	char disk0[32];			/* the one it was given */
 	char iface[MITIGATE_NAME_MAX];
 	char usb[MITIGATE_NAME_MAX];
 	char driver[32];		/* the driver it came with */
@@ -247,19 +268,39 @@ static bool cmd_repro_disk_ready(const char *disk)
 }
 
 /*
- * The commands of @disk that the SCSI midlayer timed out so far
- * (device/iotmo_cnt, counted in scsi_times_out()), 0 if unknown.  The
- * first sign of a hang, the moment it happens: the kernel's log lines
- * and the incident of the chain come later.
+ * The commands of the SCSI devices of @iface that the midlayer timed out
+ * so far (their iotmo_cnt, counted in scsi_times_out()), 0 if unknown.
+ * The first sign of a hang, the moment it happens: the kernel's log lines
+ * and the incident of the chain come later.  By the interface, not the
+ * disk: while a probe hangs there is a SCSI device but no disk yet.
  */
-static unsigned long cmd_repro_timeouts(const char *disk)
+static unsigned long cmd_repro_timeouts(const char *iface)
 {
-	char rel[PATH_MAX], buf[32];
+	char rel[PATH_MAX], pat[PATH_MAX + 32], buf[32];
+	unsigned long n = 0;
+	glob_t g;
 
-	snprintf(rel, sizeof(rel), "/sys/block/%s/device/iotmo_cnt", disk);
-	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) < 0)
+	snprintf(rel, sizeof(rel), "/sys/bus/usb/devices/%s", iface);
+	if (sysfs_usb_path(rel, pat, sizeof(pat) - 32))
 		return 0;
-	return strtoul(buf, NULL, 0);
+	strcat(pat, "/host*/target*/*:*:*:*/iotmo_cnt");
+	if (glob(pat, 0, NULL, &g))
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		int fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC);
+		ssize_t k;
+
+		if (fd < 0)
+			continue;
+		k = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (k > 0) {
+			buf[k] = '\0';
+			n += strtoul(buf, NULL, 0);
+		}
+	}
+	globfree(&g);
+	return n;
 }
 
 /* The disk of the interface once it is ready, waiting up to @secs */
@@ -383,6 +424,20 @@ static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
 	if (!o)
 		return;
 	run->stress_json = true;
+	if (json_object_object_get_ex(o, "failure", &v) &&
+	    json_object_is_type(v, json_type_object)) {
+		json_object *k, *what;
+
+		if (json_object_object_get_ex(v, "kind", &k) &&
+		    json_object_object_get_ex(v, "what", &what)) {
+			const char *ks = json_object_get_string(k);
+			const char *wh = json_object_get_string(what);
+
+			util_copy(run->said_kind, sizeof(run->said_kind), ks,
+				  strlen(ks));
+			util_copy(run->said, sizeof(run->said), wh, strlen(wh));
+		}
+	}
 	if (json_object_object_get_ex(o, "errors_total", &v))
 		run->errors += (uint64_t)json_object_get_int64(v);
 	if (json_object_object_get_ex(o, "verify", &v) &&
@@ -455,9 +510,21 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	pid_t pid;
 
 	memset(run, 0, sizeof(*run));
-	if (cmd_repro_find_disk(r, CMD_REPRO_DISK_WAIT_S))
+	if (w == CMD_REPRO_PROBE) {
+		/*
+		 * The disk goes, as at an unplug, before the recording starts;
+		 * the recorded command binds the interface again (what a plug
+		 * does) and the kernel probes it: no SCSI device is left to
+		 * have timed out before.
+		 */
+		int err = mitigate_unbind(&r->st);
+
+		if (err)
+			return err;
+	} else if (cmd_repro_find_disk(r, CMD_REPRO_DISK_WAIT_S)) {
 		return cmd_repro_stop ? -EINTR : -ENODEV;
-	if (r->cmd_timeout) {
+	}
+	if (r->cmd_timeout && w != CMD_REPRO_PROBE) {
 		int err = mitigate_disk_attr(&r->st, r->disk,
 					     MITIGATE_CMD_TIMEOUT,
 					     (unsigned int)r->cmd_timeout);
@@ -476,7 +543,11 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	argv[argc++] = "-q";
 	argv[argc++] = "--";
 	argv[argc++] = "/proc/self/exe";
-	if (w == CMD_REPRO_COMMANDS) {
+	if (w == CMD_REPRO_PROBE) {
+		argv[argc++] = "repro";
+		argv[argc++] = "--probe";
+		argv[argc++] = r->iface;
+	} else if (w == CMD_REPRO_COMMANDS) {
 		/* this program's own pass-through, recorded the same way */
 		snprintf(size, sizeof(size), "%llu", (unsigned long long)
 			 (r->cmd_timeout ? r->cmd_timeout : 30));
@@ -498,7 +569,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	fd = open(json, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	tmo0 = cmd_repro_timeouts(r->disk);
+	tmo0 = cmd_repro_timeouts(r->iface);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0) {
@@ -546,7 +617,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 			cmd_repro_incidents(r, rundir, run, &off);
 			/* or a timeout, before its chain is an incident */
 			if (run->failed ||
-			    (!run->stopped && cmd_repro_timeouts(r->disk) > tmo0)) {
+			    (!run->stopped && cmd_repro_timeouts(r->iface) > tmo0)) {
 				run->stopped = true;
 				kill(pid, SIGTERM);
 			}
@@ -572,14 +643,20 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 		cmd_repro_incidents(r, rundir, run, &off);
 	if (run->failed)
 		return 0;
-	tmo = cmd_repro_timeouts(r->disk);
+	tmo = cmd_repro_timeouts(r->iface);
 	if (tmo > tmo0) {
 		/* the recording ended before the chain's incident */
 		run->failed = true;
 		strcpy(run->kind, "timeout");
 		snprintf(run->incident, sizeof(run->incident),
 			 "the kernel timed out %lu commands of %s (iotmo_cnt)",
-			 tmo - tmo0, r->disk);
+			 tmo - tmo0, w == CMD_REPRO_PROBE ? r->iface : r->disk);
+	} else if (run->stress_json && run->errors && run->said_kind[0]) {
+		run->failed = true;
+		util_copy(run->kind, sizeof(run->kind), run->said_kind,
+			  strlen(run->said_kind));
+		util_copy(run->incident, sizeof(run->incident), run->said,
+			  strlen(run->said));
 	} else if (run->stress_json && run->errors && w == CMD_REPRO_COMMANDS) {
 		run->failed = true;
 		strcpy(run->kind, "no-answer");
@@ -813,6 +890,12 @@ static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
 				 r->driver[0] ? r->driver : "no driver");
 			continue;
 		}
+		if (cand->kb && res->work == CMD_REPRO_PROBE) {
+			snprintf(t->skipped, sizeof(t->skipped),
+				 "max_sectors_kb is set after a probe: it "
+				 "cannot change what the probe sends");
+			continue;
+		}
 		err = cmd_repro_apply(r, cand, t);
 		if (err == -ENODEV) {
 			snprintf(t->skipped, sizeof(t->skipped),
@@ -880,7 +963,9 @@ static json_object *cmd_repro_json(const struct cmd_repro *r,
 
 	snprintf(id, sizeof(id), "%04x:%04x", r->vid, r->pid);
 	json_object_object_add(o, "usbtrail", json_object_new_string("repro"));
-	json_object_object_add(o, "disk", json_object_new_string(r->disk));
+	/* null: a USB target whose disk never came */
+	json_object_object_add(o, "disk", r->disk[0] ?
+			       json_object_new_string(r->disk) : NULL);
 	json_object_object_add(o, "usb", json_object_new_string(r->usb));
 	json_object_object_add(o, "id", json_object_new_string(id));
 	json_object_object_add(o, "driver", json_object_new_string(r->driver));
@@ -966,8 +1051,9 @@ static void cmd_repro_text(const struct cmd_repro *r,
 {
 	json_object *fix, *v;
 
-	printf("usbtrail repro: %s (%04x:%04x at USB %s, %s)\n", r->disk,
-	       r->vid, r->pid, r->usb, r->driver);
+	printf("usbtrail repro: %s (%04x:%04x at USB %s, %s)\n",
+	       r->disk[0] ? r->disk : "no disk", r->vid, r->pid, r->usb,
+	       r->driver[0] ? r->driver : "no driver");
 	if (!res->failed) {
 		const struct cmd_repro_tally *t = &r->tally[0];
 
@@ -1091,6 +1177,115 @@ static int cmd_repro_send_commands(const char *dev, unsigned int timeout_s)
 	return CLI_EXIT_OK;
 }
 
+/*
+ * READ CAPACITY @cmd on @fd: its capacity in @bytes (0 if none), -1 if
+ * it was not answered
+ */
+static int cmd_repro_capacity(int fd, const struct scsi_pt_cmd *cmd,
+			      unsigned int timeout_s, uint64_t *bytes)
+{
+	struct scsi_pt_result res;
+
+	*bytes = 0;
+	if (scsi_pt_send(fd, cmd, timeout_s, &res))
+		return -1;
+	if (scsi_pt_capacity(cmd, &res, bytes))
+		*bytes = 0;
+	return 0;
+}
+
+/*
+ * --probe IFACE: the probe workload's run, under record.  The interface
+ * (unbound by the campaign) is bound again, as a plug binds it, and the
+ * kernel probes the disk: INQUIRY, READ CAPACITY (16 first on uas, for a
+ * disk that claims SPC-3), REPORT SUPPORTED OPERATION CODES unless the
+ * driver says no, the mode pages.  What the campaign watches meanwhile is
+ * the timeouts of the probe's commands.  Then the size the kernel found:
+ * sd takes READ CAPACITY(16)'s when it asked it, and a bridge that
+ * answers it wrong gives a disk of the wrong size (a failure: "capacity").
+ * READ CAPACITY(10) tells which: only if the two sizes differ is (16)
+ * sent again, to see whether the kernel's came from it.  The outcome as
+ * JSON on standard output ("errors_total" 1 with a "failure" if it
+ * failed).
+ */
+static int cmd_repro_probe(struct cmd_repro *r, unsigned int timeout_s)
+{
+	json_object *o = json_object_new_object(), *f = NULL;
+	uint64_t kernel = 0, rc10 = 0, rc16 = 0;
+	char drv[32] = "", rel[PATH_MAX], buf[32], what[160] = "";
+	const char *kind = NULL;
+	struct timespec t0, t1;
+	bool sent16 = false;
+	int err, fd;
+
+	util_copy(r->iface, sizeof(r->iface), r->probe, strlen(r->probe));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = mitigate_bind(r->iface, drv, sizeof(drv));
+	if (err) {
+		fprintf(stderr, CLI_PROG " " CMD_REPRO_NAME ": %s: binding it "
+			"again: %s\n", r->iface, strerror(-err));
+		json_object_put(o);
+		return CLI_EXIT_FAILURE;
+	}
+	if (cmd_repro_find_disk(r, CMD_REPRO_DISK_WAIT_S)) {
+		kind = "no-disk";
+		snprintf(what, sizeof(what), "no disk within %d s of the probe "
+			 "(driver %s)", CMD_REPRO_DISK_WAIT_S,
+			 drv[0] ? drv : "none");
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!kind) {
+		snprintf(rel, sizeof(rel), "/sys/block/%s/size", r->disk);
+		if (sysfs_usb_read_text(rel, buf, sizeof(buf)) >= 0)
+			kernel = strtoull(buf, NULL, 10) * 512;
+		snprintf(rel, sizeof(rel), "/dev/%s", r->disk);
+		fd = open(rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, CLI_PROG " " CMD_REPRO_NAME ": %s: %s\n",
+				rel, strerror(errno));
+			json_object_put(o);
+			return CLI_EXIT_FAILURE;
+		}
+		if (!cmd_repro_capacity(fd, &scsi_pt_rc10, timeout_s, &rc10) &&
+		    rc10 && kernel != rc10) {
+			sent16 = true;
+			cmd_repro_capacity(fd, &scsi_pt_rc16, timeout_s, &rc16);
+		}
+		close(fd);
+		if (sent16 && rc16 == kernel) {
+			kind = "capacity";
+			snprintf(what, sizeof(what), "%s sized by READ "
+				 "CAPACITY(16): %llu bytes; READ CAPACITY(10) "
+				 "says %llu", r->disk, (unsigned long long)kernel,
+				 (unsigned long long)rc10);
+		}
+	}
+	json_object_object_add(o, "usbtrail", json_object_new_string("repro-probe"));
+	json_object_object_add(o, "iface", json_object_new_string(r->iface));
+	json_object_object_add(o, "driver", json_object_new_string(drv));
+	json_object_object_add(o, "disk", json_object_new_string(r->disk));
+	json_object_object_add(o, "probe_ms", json_object_new_int64(
+			       (int64_t)(t1.tv_sec - t0.tv_sec) * 1000 +
+			       (t1.tv_nsec - t0.tv_nsec) / 1000000));
+	json_object_object_add(o, "kernel_bytes", kernel ?
+			       json_object_new_int64((int64_t)kernel) : NULL);
+	json_object_object_add(o, "rc10_bytes", rc10 ?
+			       json_object_new_int64((int64_t)rc10) : NULL);
+	json_object_object_add(o, "rc16_bytes", rc16 ?
+			       json_object_new_int64((int64_t)rc16) : NULL);
+	if (kind) {
+		f = json_object_new_object();
+		json_object_object_add(f, "kind", json_object_new_string(kind));
+		json_object_object_add(f, "what", json_object_new_string(what));
+	}
+	json_object_object_add(o, "failure", f);
+	json_object_object_add(o, "errors_total", json_object_new_int(!!kind));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return CLI_EXIT_OK;
+}
+
 enum {
 	CMD_REPRO_OPT_DESTROY = 256,
 	CMD_REPRO_OPT_BUDGET,
@@ -1102,6 +1297,7 @@ enum {
 	CMD_REPRO_OPT_RESTORE,
 	CMD_REPRO_OPT_JSON,
 	CMD_REPRO_OPT_SEND_COMMANDS,
+	CMD_REPRO_OPT_PROBE,
 };
 
 static int cmd_repro_parse_workloads(struct cmd_repro *r, const char *arg)
@@ -1144,6 +1340,7 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 		{ "json",	no_argument,	NULL, CMD_REPRO_OPT_JSON },
 		{ "send-commands", required_argument, NULL,
 		  CMD_REPRO_OPT_SEND_COMMANDS },
+		{ "probe",	required_argument, NULL, CMD_REPRO_OPT_PROBE },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ NULL,		0,		NULL, 0 }
 	};
@@ -1201,6 +1398,14 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 		case CMD_REPRO_OPT_SEND_COMMANDS:
 			r->send_commands = optarg;
 			break;
+		case CMD_REPRO_OPT_PROBE:
+			if (!sysfs_usb_is_iface_name(optarg))
+				return cli_usage_error(CMD_REPRO_NAME, "--probe: "
+						       "'%s' is not a USB "
+						       "interface (2-1:1.0)",
+						       optarg);
+			r->probe = optarg;
+			break;
 		case 'h':
 			fputs(cmd_repro_help, stdout);
 			return -1;
@@ -1209,10 +1414,11 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 						optstring, longopts);
 		}
 	}
-	if (r->send_commands) {
+	if (r->send_commands || r->probe) {
 		if (optind < argc)
-			return cli_usage_error(CMD_REPRO_NAME, "--send-commands "
-					       "takes no DISK");
+			return cli_usage_error(CMD_REPRO_NAME, "%s takes no DISK",
+					       r->probe ? "--probe" :
+					       "--send-commands");
 		return 0;
 	}
 	if (r->restore_only) {
@@ -1232,17 +1438,108 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 	return 0;
 }
 
-/* DISK to its block device name and its USB interface; the safety checks */
+/* Only the probe workload, which writes nothing */
+static bool cmd_repro_probe_only(const struct cmd_repro *r)
+{
+	for (unsigned int i = 0; i < r->nwork; i++)
+		if (r->work[i] != CMD_REPRO_PROBE)
+			return false;
+	return true;
+}
+
+/*
+ * DISK given as a USB mass-storage interface ("2-1:1.0") or device
+ * ("2-1"): its interface into @iface.  0, or -ENOENT if it is none.
+ */
+static int cmd_repro_usb_arg(const char *arg, char *iface, size_t len)
+{
+	char names[32][SYSFS_USB_NAME_MAX];
+	size_t n = strlen(arg);
+	unsigned int cnt = 0;
+
+	if (strchr(arg, '/') || !strchr(arg, '-') ||
+	    sysfs_usb_iface_list(names, 32, &cnt))
+		return -ENOENT;
+	for (unsigned int i = 0; i < cnt; i++)
+		if (!strcmp(names[i], arg) ||
+		    (!strncmp(names[i], arg, n) && names[i][n] == ':')) {
+			util_copy(iface, len, names[i], strlen(names[i]));
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* The campaign's directory, and its runs/ */
+static int cmd_repro_mkdirs(struct cmd_repro *r)
+{
+	char rel[PATH_MAX];
+
+	if (mkdir(r->dir, 0755) && errno != EEXIST) {
+		cmd_repro_say(r, "%s: %s", r->dir, strerror(errno));
+		return -errno;
+	}
+	snprintf(rel, sizeof(rel), "%s/runs", r->dir);
+	if (mkdir(rel, 0755)) {
+		cmd_repro_say(r, "%s: %s%s", rel, strerror(errno),
+			      errno == EEXIST ? " (DIR holds a campaign: give "
+			      "another)" : "");
+		return -errno;
+	}
+	return 0;
+}
+
+/* The USB interface's identity into @r */
+static int cmd_repro_iface_id(struct cmd_repro *r)
+{
+	struct sysfs_usb_iface it;
+	int err = sysfs_usb_iface_read(r->iface, &it);
+
+	if (err) {
+		cmd_repro_say(r, "%s: %s", r->iface, strerror(-err));
+		return err;
+	}
+	r->vid = it.dev.vid;
+	r->pid = it.dev.pid;
+	util_copy(r->usb, sizeof(r->usb), it.usb, strlen(it.usb));
+	util_copy(r->driver, sizeof(r->driver), it.driver, strlen(it.driver));
+	sysfs_usb_iface_free(&it);
+	return 0;
+}
+
+/*
+ * DISK to its block device name and its USB interface; the safety
+ * checks.  A USB interface or device whose disk is there is taken as that
+ * disk; one with no disk (its probe hangs, or failed) takes only the probe
+ * workload.
+ */
 static int cmd_repro_target(struct cmd_repro *r)
 {
-	struct blkdev_open_opts bo = { .destroy_data = r->destroy_data };
+	struct blkdev_open_opts bo = {
+		/* the probe writes nothing: only "not mounted, not in use" */
+		.destroy_data = r->destroy_data || cmd_repro_probe_only(r),
+	};
 	char real[PATH_MAX], rel[PATH_MAX], why[BLKDEV_WHY_MAX];
-	struct sysfs_usb_iface it;
 	struct blkdev_target t;
 	const char *name;
 	int err;
 
-	if (!strchr(r->disk_arg, '/'))
+	if (!cmd_repro_usb_arg(r->disk_arg, r->iface, sizeof(r->iface))) {
+		char disk[32];
+
+		mitigate_disk_of(r->iface, disk, sizeof(disk));
+		if (!disk[0]) {
+			if (!cmd_repro_probe_only(r)) {
+				cmd_repro_say(r, "%s: USB %s has no disk (its "
+					      "probe may still be going on): "
+					      "only --workloads probe runs on "
+					      "it", r->disk_arg, r->iface);
+				return -ENODEV;
+			}
+			err = cmd_repro_iface_id(r);
+			return err ? err : cmd_repro_mkdirs(r);
+		}
+		snprintf(real, sizeof(real), "/dev/%s", disk);
+	} else if (!strchr(r->disk_arg, '/'))
 		snprintf(real, sizeof(real), "/dev/%s", r->disk_arg);
 	else if (!realpath(r->disk_arg, real)) {
 		cmd_repro_say(r, "%s: %s", r->disk_arg, strerror(errno));
@@ -1261,16 +1558,9 @@ static int cmd_repro_target(struct cmd_repro *r)
 		cmd_repro_say(r, "%s: not a USB disk", r->disk_arg);
 		return err;
 	}
-	err = sysfs_usb_iface_read(r->iface, &it);
-	if (err) {
-		cmd_repro_say(r, "%s: %s", r->iface, strerror(-err));
+	err = cmd_repro_iface_id(r);
+	if (err)
 		return err;
-	}
-	r->vid = it.dev.vid;
-	r->pid = it.dev.pid;
-	util_copy(r->usb, sizeof(r->usb), it.usb, strlen(it.usb));
-	util_copy(r->driver, sizeof(r->driver), it.driver, strlen(it.driver));
-	sysfs_usb_iface_free(&it);
 	/* stress's checks, before anything is changed or written */
 	err = blkdev_open(real, &bo, &t, why, sizeof(why));
 	if (err) {
@@ -1278,18 +1568,7 @@ static int cmd_repro_target(struct cmd_repro *r)
 		return err;
 	}
 	blkdev_close(&t);
-	if (mkdir(r->dir, 0755) && errno != EEXIST) {
-		cmd_repro_say(r, "%s: %s", r->dir, strerror(errno));
-		return -errno;
-	}
-	snprintf(rel, sizeof(rel), "%s/runs", r->dir);
-	if (mkdir(rel, 0755)) {
-		cmd_repro_say(r, "%s: %s%s", rel, strerror(errno),
-			      errno == EEXIST ? " (DIR holds a campaign: give "
-			      "another)" : "");
-		return -errno;
-	}
-	return 0;
+	return cmd_repro_mkdirs(r);
 }
 
 static int cmd_repro_recover(struct cmd_repro *r)
@@ -1320,10 +1599,11 @@ int cmd_repro_main(int argc, char **argv)
 	r->budget = 1800;
 	r->size = 1ull << 30;
 	r->confidence = 0.95;
-	r->nwork = 3;
+	r->nwork = 4;
 	r->work[0] = CMD_REPRO_SEQ;
 	r->work[1] = CMD_REPRO_CDM;
 	r->work[2] = CMD_REPRO_COMMANDS;
+	r->work[3] = CMD_REPRO_PROBE;
 	ret = cmd_repro_parse(r, argc, argv);
 	if (ret) {
 		free(r);
@@ -1336,6 +1616,12 @@ int cmd_repro_main(int argc, char **argv)
 		free(r);
 		return ret;
 	}
+	if (r->probe) {
+		ret = cmd_repro_probe(r, r->cmd_timeout ?
+				      (unsigned int)r->cmd_timeout : 30);
+		free(r);
+		return ret;
+	}
 	cmd_repro_catch_signals();
 	if (cmd_repro_recover(r)) {
 		free(r);
@@ -1345,7 +1631,7 @@ int cmd_repro_main(int argc, char **argv)
 		free(r);
 		return CLI_EXIT_OK;
 	}
-	if (!r->destroy_data) {
+	if (!r->destroy_data && !cmd_repro_probe_only(r)) {
 		cmd_repro_say(r, "%s: repro writes all over the disk: give "
 			      "--destroy-data", r->disk_arg);
 		free(r);
@@ -1362,6 +1648,7 @@ int cmd_repro_main(int argc, char **argv)
 		free(r);
 		return CLI_EXIT_FAILURE;
 	}
+	util_copy(r->disk0, sizeof(r->disk0), r->disk, strlen(r->disk));
 	err = cmd_repro_campaign(r, &res);
 	ret = CLI_EXIT_OK;
 	if (err == -EINTR || cmd_repro_stop) {
@@ -1376,7 +1663,9 @@ int cmd_repro_main(int argc, char **argv)
 			      "--restore' tries again", why);
 		ret = CLI_EXIT_FAILURE;
 	}
-	cmd_repro_find_disk(r, 10);
+	/* the disk after the restore; the name given if it is not back yet */
+	if (cmd_repro_find_disk(r, 10))
+		util_copy(r->disk, sizeof(r->disk), r->disk0, strlen(r->disk0));
 	if (!err && !cmd_repro_stop) {
 		o = cmd_repro_json(r, &res);
 		snprintf(path, sizeof(path), "%s/repro.json", r->dir);

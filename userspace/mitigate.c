@@ -181,26 +181,44 @@ int mitigate_param_with(const char *param, uint16_t vid, uint16_t pid,
 	return ret;
 }
 
-static int mitigate_probe_again(const char *iface, char *driver, size_t len)
+/* @iface off its driver, if it has one */
+static int mitigate_unbind_iface(const char *iface)
 {
 	char rel[PATH_MAX], cur[32];
 	int err;
 
 	mitigate_driver(iface, cur, sizeof(cur));
-	if (cur[0]) {
-		snprintf(rel, sizeof(rel), "/sys/bus/usb/drivers/%s/unbind",
-			 cur);
-		err = mitigate_write(rel, iface);
-		if (err && err != -ENODEV)
-			return err;
-	}
-	err = mitigate_write("/sys/bus/usb/drivers_probe", iface);
+	if (!cur[0])
+		return 0;
+	snprintf(rel, sizeof(rel), "/sys/bus/usb/drivers/%s/unbind", cur);
+	err = mitigate_write(rel, iface);
+	return err == -ENODEV ? 0 : err;
+}
+
+int mitigate_bind(const char *iface, char *driver, size_t len)
+{
+	int err = mitigate_write("/sys/bus/usb/drivers_probe", iface);
+
 	/* -ENODEV: no driver wants it now (IGNORE_DEVICE), not an error */
 	if (err && err != -ENODEV)
 		return err;
 	if (driver)
 		mitigate_driver(iface, driver, len);
 	return 0;
+}
+
+static int mitigate_probe_again(const char *iface, char *driver, size_t len)
+{
+	int err = mitigate_unbind_iface(iface);
+
+	return err ? err : mitigate_bind(iface, driver, len);
+}
+
+int mitigate_unbind(struct mitigate_state *st)
+{
+	/* the driver differs from before now: restore binds it again */
+	st->changed = true;
+	return mitigate_unbind_iface(st->iface);
 }
 
 int mitigate_quirk(struct mitigate_state *st, const char *flags,

@@ -59,6 +59,20 @@ int mitigate_param_with(const char *param, uint16_t vid, uint16_t pid,
 int mitigate_quirk(struct mitigate_state *st, const char *flags,
 		   char *driver, size_t len);
 
+/*
+ * The interface off its driver, as an unplug is (the disk goes); what
+ * mitigate_restore() binds again if nothing else does.  For a workload
+ * that is the probe itself: mitigate_bind() then probes it again.
+ */
+int mitigate_unbind(struct mitigate_state *st);
+
+/*
+ * Interface @iface handed to drivers_probe, which binds it to the driver
+ * the quirks say (uas or usb-storage), as a plug does; that driver in
+ * @driver (may be NULL).  It writes no state: mitigate_unbind() did.
+ */
+int mitigate_bind(const char *iface, char *driver, size_t len);
+
 /* What mitigate_disk_attr() sets: a file of /sys/block/DISK/ */
 enum mitigate_attr {
 	MITIGATE_MAX_SECTORS_KB,	/* queue/max_sectors_kb */

@@ -25,6 +25,45 @@ const struct scsi_pt_cmd scsi_pt_cmds[] = {
 	{ NULL, NULL, { 0 }, 0, 0 },
 };
 
+/* sd.c's read_capacity_10() and _16(): RC16 is SERVICE ACTION IN 0x10 */
+const struct scsi_pt_cmd scsi_pt_rc10 = {
+	"read-capacity-10", "sd (the kernel's probe)",
+	{ 0x25, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, 10, 8
+};
+const struct scsi_pt_cmd scsi_pt_rc16 = {
+	"read-capacity-16", "sd (the kernel's probe)",
+	{ 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0 }, 16, 32
+};
+
+static uint64_t scsi_pt_be(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | *p++;
+	return v;
+}
+
+int scsi_pt_capacity(const struct scsi_pt_cmd *cmd,
+		     const struct scsi_pt_result *res, uint64_t *bytes)
+{
+	bool rc16 = cmd->cdb[0] == 0x9e;
+	unsigned int lba_len = rc16 ? 8 : 4;
+	uint64_t lba, block;
+
+	if (res->err || res->host || res->status ||
+	    res->data_len < lba_len + 4)
+		return -ENODATA;
+	lba = scsi_pt_be(res->data, lba_len);
+	block = scsi_pt_be(res->data + lba_len, 4);
+	if (!rc16 && lba == 0xffffffffu)
+		return -ERANGE;
+	if (!block || lba == UINT64_MAX || lba + 1 > UINT64_MAX / block)
+		return -ENODATA;
+	*bytes = (lba + 1) * block;
+	return 0;
+}
+
 int scsi_pt_send(int fd, const struct scsi_pt_cmd *cmd, unsigned int timeout_s,
 		 struct scsi_pt_result *res)
 {
@@ -56,6 +95,12 @@ int scsi_pt_send(int fd, const struct scsi_pt_cmd *cmd, unsigned int timeout_s,
 	res->status = io.status;
 	res->host = io.host_status;
 	res->driver = io.driver_status;
+	if (io.resid >= 0 && (unsigned int)io.resid < io.dxfer_len) {
+		res->data_len = io.dxfer_len - (unsigned int)io.resid;
+		if (res->data_len > sizeof(res->data))
+			res->data_len = sizeof(res->data);
+		memcpy(res->data, buf, res->data_len);
+	}
 	if (io.sb_len_wr >= 4 && (sense[0] & 0x7e) == 0x72) {
 		/* descriptor format (ATA PASS-THROUGH answers so) */
 		res->sense_key = sense[1] & 0xf;

@@ -27,10 +27,24 @@ struct scsi_pt_result {
 	uint16_t host, driver;		/* the kernel's host and driver byte */
 	uint8_t sense_key, asc, ascq;	/* 0 if no sense */
 	unsigned int ms;		/* SG_IO's duration */
+	uint8_t data[32];		/* the first bytes read back */
+	unsigned int data_len;		/* how many of them came */
 };
 
 /* The commands of the workload, NULL-terminated by name */
 extern const struct scsi_pt_cmd scsi_pt_cmds[];
+
+/* READ CAPACITY (10) and (16), as sd sends them (sd.c) */
+extern const struct scsi_pt_cmd scsi_pt_rc10, scsi_pt_rc16;
+
+/*
+ * The capacity in bytes that READ CAPACITY @cmd (scsi_pt_rc10 or _rc16)
+ * answered in @res: (last LBA + 1) * block length (SBC-4, 5.20 and
+ * 5.21).  -ENODATA if it did not answer with GOOD and its data, -ERANGE
+ * if READ CAPACITY(10) says "too big for me" (last LBA 0xffffffff).
+ */
+int scsi_pt_capacity(const struct scsi_pt_cmd *cmd,
+		     const struct scsi_pt_result *res, uint64_t *bytes);
 
 /*
  * Send @cmd on the open sg-capable @fd with a timeout of @timeout_s; the

@@ -214,6 +214,42 @@ static void test_user_flags_kept(void **state)
 	assert_string_equal(buf, "1234:5678:t,0bc2:2322:u");
 }
 
+/*
+ * The probe workload's unbind, and a run killed before it bound again:
+ * the restore binds the interface again (its driver differs from before)
+ */
+static void test_unbind_restored(void **state)
+{
+	struct fake *f = *state;
+	struct mitigate_state st;
+	char path[PATH_MAX], buf[256], why[256];
+
+	snprintf(path, sizeof(path), "%s/run/repro.state", f->root);
+	assert_int_equal(mitigate_begin(&st, path, "2-1:1.0", 0x1234, 0x5678),
+			 0);
+	assert_int_equal(mitigate_unbind(&st), 0);
+	fake_read(f, "/sys/bus/usb/drivers/uas/unbind", buf, sizeof(buf));
+	assert_string_equal(buf, "2-1:1.0");
+	fake_read(f, "/sys/bus/usb/drivers_probe", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	/* the kernel drops the link; the run is killed here */
+	snprintf(buf, sizeof(buf), "%s/sys/bus/usb/devices/2-1:1.0/driver",
+		 f->root);
+	assert_int_equal(unlink(buf), 0);
+	/* unbound already: nothing to unbind, no error */
+	fake_file(f, "/sys/bus/usb/drivers/uas/unbind", "");
+	assert_int_equal(mitigate_unbind(&st), 0);
+	fake_read(f, "/sys/bus/usb/drivers/uas/unbind", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	assert_int_equal(mitigate_restore(&st, why, sizeof(why)), 0);
+	fake_read(f, "/sys/bus/usb/drivers_probe", buf, sizeof(buf));
+	assert_string_equal(buf, "2-1:1.0");
+	fake_read(f, "/sys/module/usb_storage/parameters/quirks", buf,
+		  sizeof(buf));
+	assert_string_equal(buf, "0bc2:2322:u\n");
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 /* A run killed after its change: the next one puts it back from the file */
 static void test_recover_after_kill(void **state)
 {
@@ -284,6 +320,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_quirk_restore, fake_setup,
 						fake_teardown),
 		cmocka_unit_test_setup_teardown(test_user_flags_kept,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_unbind_restored,
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_recover_after_kill,
 						fake_setup, fake_teardown),
