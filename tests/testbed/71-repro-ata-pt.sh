@@ -7,6 +7,7 @@
 # NO_ATA_1X (t: the driver answers ILLEGAL REQUEST itself), and that
 # IGNORE_UAS (u) does not fix it.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/repro.inc"
 
 vidpid=2f8b:d046
 rm -rf "$out/c"
@@ -21,35 +22,22 @@ tb --bridge "ata-pt,vidpid=$vidpid" --timeout 1200 -- sh -c '
 	fail "guest command failed: $(tail -n 3 "$out/stdout.txt")"
 cat "$out/repro.err"
 expect "$out/stdout.txt" '^repro exit 0$'
-python3 - "$out/c/repro.json" "$vidpid" "$out/c/runs" <<'PY' || fail "repro's result"
+repro_py "$out/c/repro.json" "$vidpid" "$out/c/runs" <<'PY' || fail "repro's result"
 import json, os, sys
-r = json.load(open(sys.argv[1]))
+from repro_check import Repro
+r = Repro(sys.argv[1])
 vidpid, runs = sys.argv[2], sys.argv[3]
-def ok(cond, what):
-    if not cond:
-        sys.exit(f"FAIL: {what}: {json.dumps(r)[:1500]}")
-    print("ok:", what)
-ok(r["failed"] and r["failure"]["step"] == "commands", "failed under commands")
-ok(r["failure"]["kind"] in ("timeout", "abort", "reset", "no-answer"),
-   f"the failure: {r['failure']['kind']}")
-m = {t["mitigation"]: t for t in r["runs"]}
-need = r["failure"]["runs_needed"]
-ok(m["t"]["fixed"] and m["t"]["runs"] >= need and m["t"]["failures"] == 0,
-   f"t: {m['t']['runs']} runs, none failed")
-for c in ("f", "u"):
-    ok(m[c]["failures"] >= 1 and not m[c]["fixed"], f"{c}: failed under it")
-ok(r["verdict"] == "fixed", "verdict fixed")
-ok((r["fix"]["kind"], r["fix"]["value"]) == ("usb-storage-quirk", f"{vidpid}:t"),
-   f"fix {r['fix']['value']}")
+r.failed("commands", ("timeout", "abort", "reset", "no-answer"))
+r.fixed("t")
+r.not_fixed("f", "u")
+r.fix("usb-storage-quirk", f"{vidpid}:t")
 # under t the driver itself answers: ILLEGAL REQUEST, at once
 t_runs = sorted(d for d in os.listdir(runs) if d.endswith("-commands-t.json"))
 cmds = json.load(open(os.path.join(runs, t_runs[0])))["commands"]
-ok(all(c["answered"] and c["sense"].startswith("5/") for c in cmds),
-   f"under t: {[(c['command'], c['sense'], c['ms']) for c in cmds]}")
+r.ok(all(c["answered"] and c["sense"].startswith("5/") for c in cmds),
+     f"under t: {[(c['command'], c['sense'], c['ms']) for c in cmds]}")
 PY
 expect "$out/repro.txt" "^fix: t: no failure in [0-9]+ runs"
 expect "$out/repro.txt" "options usb-storage quirks=$vidpid:t"
-diff "$out/before.state" "$out/after.state" >"$out/state.diff" ||
-	fail "repro changed the system: $(cat "$out/state.diff")"
-echo "ok: after repro: $(tr '\n' ' ' <"$out/after.state")"
+repro_state_same
 no_kernel_warning "$out/console.log"
