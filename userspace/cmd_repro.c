@@ -52,6 +52,7 @@
 #define CMD_REPRO_TICK_US	(200 * 1000)	/* how often a run is watched */
 #define CMD_REPRO_STOP_GRACE_TICKS 10	/* 2 s for a stopped run to end */
 #define CMD_REPRO_COST_NOISE	0.15	/* throughputs this close are equal */
+#define CMD_REPRO_FLUSH_MAX	(64ull << 20)	/* the flush workload's size */
 
 const char cmd_repro_help[] =
 "Usage: usbtrail repro DISK -o DIR --destroy-data [OPTIONS]\n"
@@ -76,8 +77,9 @@ const char cmd_repro_help[] =
 "abort, a reset, a disconnect, an I/O error, the disk offline, the host\n"
 "controller dead, a sense of Not Ready, Medium or Hardware Error or\n"
 "Aborted Command), I/O errors and bad sectors that stress found, a\n"
-"command not answered, or a disk that after its probe has the size READ\n"
-"CAPACITY(16) gives where READ CAPACITY(10) gives another.\n"
+"command not answered, a disk that after its probe has the size READ\n"
+"CAPACITY(16) gives where READ CAPACITY(10) gives another, or flushed\n"
+"sectors lost at a USB reset.\n"
 "\n"
 "Options:\n"
 "  -o, --output DIR        write the campaign into DIR (required; created,\n"
@@ -97,7 +99,10 @@ const char cmd_repro_help[] =
 "                          kernel's own probe, REPORT SUPPORTED OPERATION\n"
 "                          CODES and READ CAPACITY(16) included, and the\n"
 "                          size it finds checked against READ\n"
-"                          CAPACITY(10)); default seq,cdm,commands,probe\n"
+"                          CAPACITY(10)), flush ('usbtrail stress\n"
+"                          --reset-check' of --size, at most 64MiB: what\n"
+"                          was flushed, read back after a USB reset); the\n"
+"                          default is seq,cdm,commands,probe,flush\n"
 "      --confidence P      of 'fixed' (0.5 to 0.999, default 0.95)\n"
 "      --cmd-timeout S     the disk's SCSI command timeout during the runs\n"
 "                          (1 to 600; default: the kernel's, 30 s): a\n"
@@ -135,11 +140,11 @@ const char cmd_repro_help[] =
 
 enum cmd_repro_workload {
 	CMD_REPRO_SEQ, CMD_REPRO_CDM, CMD_REPRO_COMMANDS, CMD_REPRO_PROBE,
-	CMD_REPRO_NWORK
+	CMD_REPRO_FLUSH, CMD_REPRO_NWORK
 };
 
 static const char *const cmd_repro_workloads[] = {
-	"seq", "cdm", "commands", "probe", NULL
+	"seq", "cdm", "commands", "probe", "flush", NULL
 };
 
 /* A candidate: quirk letters, or max_sectors_kb through sysfs */
@@ -370,6 +375,7 @@ static bool cmd_repro_is_ours(const struct cmd_repro *r, json_object *inc)
  * read (record writes as it goes); @*off is where the next read starts.
  */
 static void cmd_repro_incidents(const struct cmd_repro *r, const char *rundir,
+				enum cmd_repro_workload w,
 				struct cmd_repro_run *run, off_t *off)
 {
 	char path[PATH_MAX + 16], *line = NULL;
@@ -399,7 +405,9 @@ static void cmd_repro_incidents(const struct cmd_repro *r, const char *rundir,
 			continue;
 		if (json_object_object_get_ex(o, "type", &v) &&
 		    !strcmp(json_object_get_string(v), "incident") &&
-		    cmd_repro_is_ours(r, o) && cmd_repro_is_failure(o, &kind)) {
+		    cmd_repro_is_ours(r, o) && cmd_repro_is_failure(o, &kind) &&
+		    /* the flush workload's own reset is no failure */
+		    (w != CMD_REPRO_FLUSH || strcmp(kind, "reset"))) {
 			run->failed = true;
 			util_copy(run->kind, sizeof(run->kind), kind,
 				  strlen(kind));
@@ -479,9 +487,16 @@ static void cmd_repro_stress_args(const struct cmd_repro *r,
 				  enum cmd_repro_workload w, char *size,
 				  size_t len, const char **argv, int *argc)
 {
-	snprintf(size, len, "%llu", (unsigned long long)r->size);
+	/* flush: what a bridge's volatile cache holds, at most */
+	snprintf(size, len, "%llu", (unsigned long long)
+		 (w == CMD_REPRO_FLUSH && r->size > CMD_REPRO_FLUSH_MAX ?
+		  CMD_REPRO_FLUSH_MAX : r->size));
 	argv[(*argc)++] = "--size";
 	argv[(*argc)++] = size;
+	if (w == CMD_REPRO_FLUSH) {
+		argv[(*argc)++] = "--reset-check";
+		return;
+	}
 	argv[(*argc)++] = "--profile";
 	if (w == CMD_REPRO_SEQ) {
 		argv[(*argc)++] = "seq";
@@ -614,7 +629,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 		if (got == pid || (got < 0 && errno != EINTR))
 			break;
 		if (!run->failed) {
-			cmd_repro_incidents(r, rundir, run, &off);
+			cmd_repro_incidents(r, rundir, w, run, &off);
 			/* or a timeout, before its chain is an incident */
 			if (run->failed ||
 			    (!run->stopped && cmd_repro_timeouts(r->iface) > tmo0)) {
@@ -640,7 +655,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	snprintf(json, sizeof(json), "%s.json", rundir);
 	cmd_repro_measures(json, run);
 	if (!run->failed)
-		cmd_repro_incidents(r, rundir, run, &off);
+		cmd_repro_incidents(r, rundir, w, run, &off);
 	if (run->failed)
 		return 0;
 	tmo = cmd_repro_timeouts(r->iface);
@@ -912,7 +927,8 @@ static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
 	if (res->fix >= 0)
 		res->verdict = "fixed";
 	else if (!strcmp(res->first.kind, "disconnect") ||
-		 !strcmp(res->first.kind, "stress-error"))
+		 !strcmp(res->first.kind, "stress-error") ||
+		 !strcmp(res->first.kind, "lost-writes"))
 		res->verdict = "detect-only";
 	else
 		res->verdict = "not-fixed";
@@ -1547,6 +1563,12 @@ static int cmd_repro_target(struct cmd_repro *r)
 	}
 	name = strrchr(real, '/') + 1;
 	snprintf(rel, sizeof(rel), "/sys/block/%s", name);
+	if (!sysfs_usb_exists(rel) && !strchr(r->disk_arg, '/') &&
+	    strchr(r->disk_arg, '-')) {
+		cmd_repro_say(r, "%s: no such disk, nor a USB storage device or "
+			      "interface (as 2-1 or 2-1:1.0)", r->disk_arg);
+		return -ENODEV;
+	}
 	if (!sysfs_usb_exists(rel)) {
 		cmd_repro_say(r, "%s: not a whole disk (a partition or not a "
 			      "block device): repro takes the disk", r->disk_arg);
@@ -1599,11 +1621,12 @@ int cmd_repro_main(int argc, char **argv)
 	r->budget = 1800;
 	r->size = 1ull << 30;
 	r->confidence = 0.95;
-	r->nwork = 4;
+	r->nwork = 5;
 	r->work[0] = CMD_REPRO_SEQ;
 	r->work[1] = CMD_REPRO_CDM;
 	r->work[2] = CMD_REPRO_COMMANDS;
 	r->work[3] = CMD_REPRO_PROBE;
+	r->work[4] = CMD_REPRO_FLUSH;
 	ret = cmd_repro_parse(r, argc, argv);
 	if (ret) {
 		free(r);

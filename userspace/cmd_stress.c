@@ -23,11 +23,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "blkdev.h"
 #include "cli.h"
 #include "stress.h"
 #include "stress_fs.h"
 #include "stress_render.h"
+#include "stress_reset.h"
 #include "stress_target.h"
 #include "util.h"
 
@@ -98,6 +101,7 @@ struct cmd_stress_opts {
 	uint64_t passes;
 	bool destroy_data;
 	bool verify_only;
+	bool reset_check;
 	unsigned int on_error;		/* enum cmd_stress_on_error */
 	bool json;
 	bool quiet;
@@ -162,6 +166,13 @@ const char cmd_stress_help[] =
 "                          or a file holding data a run of usbtrail stress\n"
 "                          did not write; whatever is on it is lost\n"
 "      --verify-only       write nothing; check a pattern written earlier\n"
+"      --reset-check       flush honesty instead of a profile: write\n"
+"                          --size (default 16MiB) and flush it\n"
+"                          (SYNCHRONIZE CACHE), reset the disk's USB\n"
+"                          device (USBDEVFS_RESET, as a replug or a\n"
+"                          brown-out does), read every acknowledged sector\n"
+"                          back and name the ones lost (a volatile write\n"
+"                          cache that lies about flushes loses them)\n"
 "      --on-error ACTION   on an I/O error: stop (default), continue, or\n"
 "                          reopen TARGET (after the device re-enumerates)\n"
 "                          and continue\n"
@@ -219,6 +230,7 @@ enum {
 	CMD_STRESS_OPT_FILE_SIZE,
 	CMD_STRESS_OPT_KEEP,
 	CMD_STRESS_OPT_CDM_SET,
+	CMD_STRESS_OPT_RESET_CHECK,
 };
 
 /* One option of cmd_stress_parse() but -h.  Return: 0 or CLI_EXIT_USAGE. */
@@ -289,6 +301,10 @@ static int cmd_stress_parse_opt(int c, const char *arg,
 		break;
 	case CMD_STRESS_OPT_VERIFY_ONLY:
 		opts->verify_only = true;
+		break;
+	case CMD_STRESS_OPT_RESET_CHECK:
+		opts->not_for_dir = "--reset-check";
+		opts->reset_check = true;
 		break;
 	case CMD_STRESS_OPT_ON_ERROR:
 		opts->not_for_dir = "--on-error";
@@ -400,6 +416,7 @@ static int cmd_stress_parse(int argc, char **argv,
 		  CMD_STRESS_OPT_FILE_SIZE },
 		{ "keep",	  no_argument,	     NULL, CMD_STRESS_OPT_KEEP },
 		{ "cdm-set",	  required_argument, NULL, CMD_STRESS_OPT_CDM_SET },
+		{ "reset-check",  no_argument,	     NULL, CMD_STRESS_OPT_RESET_CHECK },
 		{ "quiet",	  no_argument,	     NULL, 'q' },
 		{ NULL,		  0,		     NULL, 0 }
 	};
@@ -585,6 +602,101 @@ static int cmd_stress_report(const struct cmd_stress_opts *opts,
 	return cmd_stress_exit(result);
 }
 
+/*
+ * --reset-check on the opened disk @t (stress_reset.c): the lost sectors
+ * as text or JSON ("errors_total" the lost sectors; "failure" with kind
+ * "lost-writes", which usbtrail repro reads).  Return: the exit status.
+ */
+static int cmd_stress_reset(const struct cmd_stress_opts *opts,
+			    struct blkdev_target *t)
+{
+	struct stress_reset_result res;
+	char what[256], size[32];
+	int err, n = 0;
+
+	if (opts->verify_only)
+		return cli_usage_error(CMD_STRESS_NAME, "--reset-check writes: "
+				       "not with --verify-only");
+	err = stress_reset_check(t, opts->size ? opts->size :
+				 STRESS_RESET_DEFAULT_SIZE, &res);
+	if (err) {
+		fprintf(stderr, CLI_PROG " " CMD_STRESS_NAME ": --reset-check: "
+			"%s\n", res.why[0] ? res.why : strerror(-err));
+		return CLI_EXIT_FAILURE;
+	}
+	util_format_size(size, sizeof(size), res.acked_bytes);
+	what[0] = '\0';
+	if (res.lost) {
+		n = snprintf(what, sizeof(what), "%llu acknowledged sectors "
+			     "lost at a USB reset: LBA",
+			     (unsigned long long)res.lost);
+		for (unsigned int i = 0; i < res.nranges && n > 0 &&
+		     (size_t)n < sizeof(what) - 48; i++)
+			n += snprintf(what + n, sizeof(what) - (size_t)n,
+				      "%s %llu-%llu", i ? "," : "",
+				      (unsigned long long)res.ranges[i].lba,
+				      (unsigned long long)(res.ranges[i].lba +
+				      res.ranges[i].count - 1));
+	}
+	if (opts->json) {
+		json_object *o = json_object_new_object(), *a, *f = NULL;
+
+		json_object_object_add(o, "usbtrail",
+				       json_object_new_string("stress"));
+		json_object_object_add(o, "mode",
+				       json_object_new_string("reset-check"));
+		json_object_object_add(o, "target", json_object_new_string(t->path));
+		json_object_object_add(o, "usb", json_object_new_string(res.usb));
+		json_object_object_add(o, "acknowledged_bytes",
+				       json_object_new_int64((int64_t)res.acked_bytes));
+		json_object_object_add(o, "sector_size",
+				       json_object_new_int((int)res.lbs));
+		json_object_object_add(o, "reset_ms",
+				       json_object_new_int((int)res.reset_ms));
+		json_object_object_add(o, "back_ms",
+				       json_object_new_int((int)res.back_ms));
+		json_object_object_add(o, "lost_sectors",
+				       json_object_new_int64((int64_t)res.lost));
+		a = json_object_new_array();
+		for (unsigned int i = 0; i < res.nranges; i++) {
+			json_object *v = json_object_new_object();
+
+			json_object_object_add(v, "lba", json_object_new_int64(
+					       (int64_t)res.ranges[i].lba));
+			json_object_object_add(v, "sectors", json_object_new_int64(
+					       (int64_t)res.ranges[i].count));
+			json_object_array_add(a, v);
+		}
+		json_object_object_add(o, "lost", a);
+		json_object_object_add(o, "lost_ranges_cut", json_object_new_boolean(
+				       res.nranges == STRESS_RESET_MAX_RANGES));
+		json_object_object_add(o, "errors_total",
+				       json_object_new_int64((int64_t)res.lost));
+		if (res.lost) {
+			f = json_object_new_object();
+			json_object_object_add(f, "kind",
+					       json_object_new_string("lost-writes"));
+			json_object_object_add(f, "what",
+					       json_object_new_string(what));
+		}
+		json_object_object_add(o, "failure", f);
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		printf("reset-check %s: %s written and flushed, USB %s reset "
+		       "(%u ms, the disk back after %u ms)\n", t->path, size,
+		       res.usb, res.reset_ms, res.back_ms);
+		if (res.lost)
+			printf("FAIL: %s%s\n", what,
+			       res.nranges == STRESS_RESET_MAX_RANGES ?
+			       " (the first ranges)" : "");
+		else
+			printf("ok: every acknowledged sector read back\n");
+	}
+	return res.lost ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+}
+
 /* A directory TARGET: stress_fs.c's modes.  Return: the exit status. */
 static int cmd_stress_dir(const struct cmd_stress_opts *opts,
 			  struct stress_render_out *out)
@@ -668,6 +780,12 @@ int cmd_stress_main(int argc, char **argv)
 			"%s is not one", opts.fs_only, opts.target);
 		goto out;
 	}
+	if (opts.reset_check && (stat(opts.target, &st) || !S_ISBLK(st.st_mode))) {
+		fprintf(stderr, CLI_PROG " " CMD_STRESS_NAME ": %s: --reset-check "
+			"takes a whole USB disk (a block device)\n", opts.target);
+		ret = CLI_EXIT_FAILURE;
+		goto out;
+	}
 	bo.size = opts.size;
 	bo.destroy_data = opts.destroy_data;
 	bo.readonly = opts.verify_only;
@@ -678,6 +796,10 @@ int cmd_stress_main(int argc, char **argv)
 		goto out;
 	}
 
+	if (opts.reset_check) {
+		ret = cmd_stress_reset(&opts, t);
+		goto out;
+	}
 	out.tty = isatty(STDERR_FILENO);
 	cmd_stress_config(&opts, &out, &cfg);
 	/* who it is, now: a reopen may find it elsewhere, it stays the same */

@@ -27,6 +27,9 @@ tb --bridge "healthy,vidpid=$vidpid" --timeout 900 -- sh -c '
 	ls /run/usbtrail/repro.state >/out/refused.ls 2>&1
 	mount -t ext2 "$d" /mnt/b && cat /mnt/b/file && umount /mnt/b
 	sh /tests/repro-state.sh >/out/refused.state
+	usbtrail stress "$d" --destroy-data --reset-check --json \
+		>/out/reset.json 2>/out/reset.err
+	echo "reset-check exit $?"
 	usbtrail repro "$d" -o /out/c --destroy-data --size 16M --budget 20 \
 		--cmd-timeout 7 >/out/repro.txt 2>/out/repro.err
 	echo "repro exit $?"
@@ -38,6 +41,18 @@ grep -q '^mount failed' "$out/stdout.txt" && fail "the guest cannot mount ext2"
 expect "$out/mounted.err" 'usbtrail repro: refusing /dev/sd[a-z]+: /dev/sd[a-z]+ is mounted on /mnt/b$'
 expect "$out/stdout.txt" '^mounted exit 1$'
 expect "$out/nodestroy.err" 'give --destroy-data'
+# flush honesty on a bridge that keeps what it acknowledged: nothing lost
+expect "$out/stdout.txt" '^reset-check exit 0$'
+python3 - "$out/reset.json" <<'PY' || fail "stress --reset-check on the healthy bridge"
+import json, sys
+s = json.load(open(sys.argv[1]))
+if not (s["mode"] == "reset-check" and s["acknowledged_bytes"] == 16 << 20
+        and s["lost_sectors"] == 0 and s["lost"] == [] and s["failure"] is None
+        and s["usb"] == "2-1"):
+    sys.exit(f"FAIL: {s}")
+print(f"ok: reset-check: 16 MiB acknowledged, USB {s['usb']} reset in "
+      f"{s['reset_ms']} ms, back after {s['back_ms']} ms, nothing lost")
+PY
 expect "$out/stdout.txt" '^no-destroy exit 1$'
 expect "$out/stdout.txt" '^hello$'
 expect "$out/refused.ls" 'No such file'
