@@ -53,6 +53,9 @@
 #define CMD_REPRO_STOP_GRACE_TICKS 10	/* 2 s for a stopped run to end */
 #define CMD_REPRO_COST_NOISE	0.15	/* throughputs this close are equal */
 #define CMD_REPRO_FLUSH_MAX	(64ull << 20)	/* the flush workload's size */
+/* a soak run's --duration: a real SLC cache takes tens of GB to exhaust */
+#define CMD_REPRO_SOAK_S	300
+#define CMD_REPRO_SOAK_REST_S	10	/* idle before it: a rested disk */
 
 const char cmd_repro_help[] =
 "Usage: usbtrail repro DISK -o DIR --destroy-data [OPTIONS]\n"
@@ -78,8 +81,8 @@ const char cmd_repro_help[] =
 "controller dead, a sense of Not Ready, Medium or Hardware Error or\n"
 "Aborted Command), I/O errors and bad sectors that stress found, a\n"
 "command not answered, a disk that after its probe has the size READ\n"
-"CAPACITY(16) gives where READ CAPACITY(10) gives another, or flushed\n"
-"sectors lost at a USB reset.\n"
+"CAPACITY(16) gives where READ CAPACITY(10) gives another, flushed\n"
+"sectors lost at a USB reset, or a soak's writes collapsing.\n"
 "\n"
 "Options:\n"
 "  -o, --output DIR        write the campaign into DIR (required; created,\n"
@@ -94,15 +97,21 @@ const char cmd_repro_help[] =
 "                          write and read-back, as a copy), cdm\n"
 "                          (CrystalDiskMark's set, Q32 included),\n"
 "                          commands (ATA PASS-THROUGH 16 and 12 as\n"
-"                          smartctl sends them) and probe (the interface\n"
+"                          smartctl sends them), probe (the interface\n"
 "                          unbound and bound again, as a replug: the\n"
 "                          kernel's own probe, REPORT SUPPORTED OPERATION\n"
 "                          CODES and READ CAPACITY(16) included, and the\n"
 "                          size it finds checked against READ\n"
 "                          CAPACITY(10)), flush ('usbtrail stress\n"
 "                          --reset-check' of --size, at most 64MiB: what\n"
-"                          was flushed, read back after a USB reset); the\n"
-"                          default is seq,cdm,commands,probe,flush\n"
+"                          was flushed, read back after a USB reset) and\n"
+"                          soak ('usbtrail stress --profile soak' for\n"
+"                          --soak seconds after 10 s idle: write cycles\n"
+"                          over --size, a collapse if one writes below 0.7\n"
+"                          of the first); the default is\n"
+"                          seq,cdm,commands,probe,flush,soak\n"
+"      --soak S            seconds of a soak run (5 to 86400, default 300:\n"
+"                          an SLC cache takes tens of GB to run out)\n"
 "      --confidence P      of 'fixed' (0.5 to 0.999, default 0.95)\n"
 "      --cmd-timeout S     the disk's SCSI command timeout during the runs\n"
 "                          (1 to 600; default: the kernel's, 30 s): a\n"
@@ -140,11 +149,11 @@ const char cmd_repro_help[] =
 
 enum cmd_repro_workload {
 	CMD_REPRO_SEQ, CMD_REPRO_CDM, CMD_REPRO_COMMANDS, CMD_REPRO_PROBE,
-	CMD_REPRO_FLUSH, CMD_REPRO_NWORK
+	CMD_REPRO_FLUSH, CMD_REPRO_SOAK, CMD_REPRO_NWORK
 };
 
 static const char *const cmd_repro_workloads[] = {
-	"seq", "cdm", "commands", "probe", "flush", NULL
+	"seq", "cdm", "commands", "probe", "flush", "soak", NULL
 };
 
 /* A candidate: quirk letters, or max_sectors_kb through sysfs */
@@ -166,6 +175,8 @@ struct cmd_repro_run {
 	uint64_t errors;		/* I/O errors and bad sectors it found */
 	char said_kind[24];		/* the failure its JSON names, or "" */
 	char said[160];
+	bool collapse;			/* soak: a cycle below 0.7 of the first */
+	double soak_first, soak_slowest;	/* their write MB/s */
 	bool stopped;			/* stopped at the failure */
 };
 
@@ -184,7 +195,7 @@ struct cmd_repro {
 	const char *send_commands;	/* --send-commands DISK */
 	const char *probe;		/* --probe IFACE */
 	bool destroy_data, json, restore_only;
-	uint64_t budget, size, cmd_timeout;
+	uint64_t budget, size, cmd_timeout, soak;
 	double confidence;
 	unsigned int nwork;
 	enum cmd_repro_workload work[CMD_REPRO_NWORK * 2];
@@ -448,6 +459,18 @@ static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
 	}
 	if (json_object_object_get_ex(o, "errors_total", &v))
 		run->errors += (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "soak_slowdown", &v))
+		run->collapse = json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "soak", &v)) {
+		json_object *cy, *mb;
+
+		if (json_object_object_get_ex(v, "first", &cy) &&
+		    json_object_object_get_ex(cy, "write_mbps", &mb))
+			run->soak_first = json_object_get_double(mb);
+		if (json_object_object_get_ex(v, "slowest", &cy) &&
+		    json_object_object_get_ex(cy, "write_mbps", &mb))
+			run->soak_slowest = json_object_get_double(mb);
+	}
 	if (json_object_object_get_ex(o, "verify", &v) &&
 	    json_object_object_get_ex(v, "bad_sectors", &v))
 		run->errors += (uint64_t)json_object_get_int64(v);
@@ -487,6 +510,9 @@ static void cmd_repro_stress_args(const struct cmd_repro *r,
 				  enum cmd_repro_workload w, char *size,
 				  size_t len, const char **argv, int *argc)
 {
+	static char soak[24];
+
+	snprintf(soak, sizeof(soak), "%llu", (unsigned long long)r->soak);
 	/* flush: what a bridge's volatile cache holds, at most */
 	snprintf(size, len, "%llu", (unsigned long long)
 		 (w == CMD_REPRO_FLUSH && r->size > CMD_REPRO_FLUSH_MAX ?
@@ -500,6 +526,10 @@ static void cmd_repro_stress_args(const struct cmd_repro *r,
 	argv[(*argc)++] = "--profile";
 	if (w == CMD_REPRO_SEQ) {
 		argv[(*argc)++] = "seq";
+	} else if (w == CMD_REPRO_SOAK) {
+		argv[(*argc)++] = "soak";
+		argv[(*argc)++] = "--duration";
+		argv[(*argc)++] = soak;
 	} else {
 		argv[(*argc)++] = "cdm";
 		argv[(*argc)++] = "--passes";
@@ -539,6 +569,12 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	} else if (cmd_repro_find_disk(r, CMD_REPRO_DISK_WAIT_S)) {
 		return cmd_repro_stop ? -EINTR : -ENODEV;
 	}
+	/* a soak starts from a rested disk, as a copy started cold does */
+	for (int i = 0; w == CMD_REPRO_SOAK && i < CMD_REPRO_SOAK_REST_S * 10 &&
+	     !cmd_repro_stop; i++)
+		usleep(100 * 1000);
+	if (cmd_repro_stop)
+		return -EINTR;
 	if (r->cmd_timeout && w != CMD_REPRO_PROBE) {
 		int err = mitigate_disk_attr(&r->st, r->disk,
 					     MITIGATE_CMD_TIMEOUT,
@@ -666,6 +702,14 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 		snprintf(run->incident, sizeof(run->incident),
 			 "the kernel timed out %lu commands of %s (iotmo_cnt)",
 			 tmo - tmo0, w == CMD_REPRO_PROBE ? r->iface : r->disk);
+	} else if (w == CMD_REPRO_SOAK && run->stress_json && !run->errors &&
+		   run->collapse) {
+		/* a collapse: no error, the writes slowed down and stayed so */
+		run->failed = true;
+		strcpy(run->kind, "collapse");
+		snprintf(run->incident, sizeof(run->incident),
+			 "a soak cycle wrote %.0f MB/s, the first %.0f MB/s",
+			 run->soak_slowest, run->soak_first);
 	} else if (run->stress_json && run->errors && run->said_kind[0]) {
 		run->failed = true;
 		util_copy(run->kind, sizeof(run->kind), run->said_kind,
@@ -928,7 +972,8 @@ static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
 		res->verdict = "fixed";
 	else if (!strcmp(res->first.kind, "disconnect") ||
 		 !strcmp(res->first.kind, "stress-error") ||
-		 !strcmp(res->first.kind, "lost-writes"))
+		 !strcmp(res->first.kind, "lost-writes") ||
+		 !strcmp(res->first.kind, "collapse"))
 		res->verdict = "detect-only";
 	else
 		res->verdict = "not-fixed";
@@ -1314,6 +1359,7 @@ enum {
 	CMD_REPRO_OPT_JSON,
 	CMD_REPRO_OPT_SEND_COMMANDS,
 	CMD_REPRO_OPT_PROBE,
+	CMD_REPRO_OPT_SOAK,
 };
 
 static int cmd_repro_parse_workloads(struct cmd_repro *r, const char *arg)
@@ -1357,6 +1403,7 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 		{ "send-commands", required_argument, NULL,
 		  CMD_REPRO_OPT_SEND_COMMANDS },
 		{ "probe",	required_argument, NULL, CMD_REPRO_OPT_PROBE },
+		{ "soak",	required_argument, NULL, CMD_REPRO_OPT_SOAK },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ NULL,		0,		NULL, 0 }
 	};
@@ -1396,6 +1443,11 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 						       "--confidence: '%s' is not "
 						       "a number from 0.5 to 0.999",
 						       optarg);
+			break;
+		case CMD_REPRO_OPT_SOAK:
+			if (cli_parse_number(CMD_REPRO_NAME, "--soak", optarg,
+					     0, 5, 86400, &r->soak))
+				return CLI_EXIT_USAGE;
 			break;
 		case CMD_REPRO_OPT_CMD_TIMEOUT:
 			if (cli_parse_number(CMD_REPRO_NAME, "--cmd-timeout",
@@ -1620,13 +1672,15 @@ int cmd_repro_main(int argc, char **argv)
 		return CLI_EXIT_FAILURE;
 	r->budget = 1800;
 	r->size = 1ull << 30;
+	r->soak = CMD_REPRO_SOAK_S;
 	r->confidence = 0.95;
-	r->nwork = 5;
+	r->nwork = 6;
 	r->work[0] = CMD_REPRO_SEQ;
 	r->work[1] = CMD_REPRO_CDM;
 	r->work[2] = CMD_REPRO_COMMANDS;
 	r->work[3] = CMD_REPRO_PROBE;
 	r->work[4] = CMD_REPRO_FLUSH;
+	r->work[5] = CMD_REPRO_SOAK;
 	ret = cmd_repro_parse(r, argc, argv);
 	if (ret) {
 		free(r);
