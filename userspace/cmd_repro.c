@@ -186,6 +186,7 @@ struct cmd_repro_tally {
 	unsigned int runs, failures, measured;
 	double mbps_write, mbps_read, p99_ms;	/* means, p99: the worst */
 	bool fixed;
+	bool no_quirk;			/* a run failed in a way no quirk fixes */
 	char applied[64];		/* "driver usb-storage", "" */
 	char skipped[96];		/* why not tried, or "" */
 };
@@ -738,6 +739,22 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	return 0;
 }
 
+/*
+ * The failures no quirk fixes: the disk dropped off the bus, lost what it
+ * acknowledged or wrote wrong data, or its writes collapsed
+ */
+static bool cmd_repro_no_quirk(const char *kind)
+{
+	static const char *const kinds[] = {
+		"disconnect", "stress-error", "lost-writes", "collapse", NULL
+	};
+
+	for (unsigned int i = 0; kinds[i]; i++)
+		if (!strcmp(kind, kinds[i]))
+			return true;
+	return false;
+}
+
 static void cmd_repro_tally_add(struct cmd_repro_tally *t,
 				const struct cmd_repro_run *run)
 {
@@ -746,6 +763,7 @@ static void cmd_repro_tally_add(struct cmd_repro_tally *t,
 
 	t->runs++;
 	t->failures += run->failed;
+	t->no_quirk |= run->failed && cmd_repro_no_quirk(run->kind);
 	if (run->mbps_write <= 0 && run->mbps_read <= 0)
 		return;
 	t->measured++;
@@ -770,6 +788,7 @@ static void cmd_repro_tally_add_all(struct cmd_repro_tally *t,
 	t->measured = n;
 	t->runs += from->runs;
 	t->failures += from->failures;
+	t->no_quirk |= from->no_quirk;
 	if (from->p99_ms > t->p99_ms)
 		t->p99_ms = from->p99_ms;
 }
@@ -970,10 +989,8 @@ static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
 	res->fix = cmd_repro_pick(r);
 	if (res->fix >= 0)
 		res->verdict = "fixed";
-	else if (!strcmp(res->first.kind, "disconnect") ||
-		 !strcmp(res->first.kind, "stress-error") ||
-		 !strcmp(res->first.kind, "lost-writes") ||
-		 !strcmp(res->first.kind, "collapse"))
+	else if (cmd_repro_no_quirk(res->first.kind) || base->no_quirk)
+		/* or any unmitigated run (a drop may log an I/O error first) */
 		res->verdict = "detect-only";
 	else
 		res->verdict = "not-fixed";
