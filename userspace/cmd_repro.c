@@ -209,6 +209,7 @@ struct cmd_repro {
 	uint16_t vid, pid;
 	struct mitigate_state st;
 	unsigned int nruns;		/* recordings made */
+	double run_secs;		/* their time, for the ETA */
 	struct cmd_repro_tally tally[CMD_REPRO_MAX_CANDS + 1];
 	unsigned int ntally;
 };
@@ -686,6 +687,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	run->secs = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	r->run_secs += run->secs;
 	if (cmd_repro_stop)
 		return -EINTR;
 	run->stress_rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
@@ -974,6 +976,12 @@ static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
 				 "cannot change what the probe sends");
 			continue;
 		}
+		/* what is left, at most: every candidate to come passing */
+		cmd_repro_say(r, "mitigation %s (%zu of %zu): up to %u runs; "
+			      "at most about %.0f s left", cand->name, c + 1,
+			      CMD_REPRO_NCANDS, res->needed,
+			      (double)((CMD_REPRO_NCANDS - c) * res->needed) *
+			      r->run_secs / (r->nruns ? r->nruns : 1));
 		err = cmd_repro_apply(r, cand, t);
 		if (err == -ENODEV) {
 			snprintf(t->skipped, sizeof(t->skipped),
