@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -265,7 +264,6 @@ static void cmd_repro_say(const struct cmd_repro *r, const char *fmt, ...)
 static bool cmd_repro_disk_ready(const char *disk)
 {
 	char rel[PATH_MAX], buf[64];
-	unsigned long a = 1, b = 1;
 
 	snprintf(rel, sizeof(rel), "/dev/%s", disk);
 	if (access(rel, R_OK | W_OK))
@@ -274,51 +272,8 @@ static bool cmd_repro_disk_ready(const char *disk)
 	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) < 0 ||
 	    !strtoull(buf, NULL, 10))
 		return false;
-	snprintf(rel, sizeof(rel), "/sys/block/%s/device/state", disk);
-	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) >= 0 &&
-	    strncmp(buf, "running", 7))
-		return false;
-	snprintf(rel, sizeof(rel), "/sys/block/%s/inflight", disk);
-	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) >= 0 &&
-	    (sscanf(buf, "%lu %lu", &a, &b) != 2 || a || b))
-		return false;
-	return true;
-}
-
-/*
- * The commands of the SCSI devices of @iface that the midlayer timed out
- * so far (their iotmo_cnt, counted in scsi_times_out()), 0 if unknown.
- * The first sign of a hang, the moment it happens: the kernel's log lines
- * and the incident of the chain come later.  By the interface, not the
- * disk: while a probe hangs there is a SCSI device but no disk yet.
- */
-static unsigned long cmd_repro_timeouts(const char *iface)
-{
-	char rel[PATH_MAX], pat[PATH_MAX + 32], buf[32];
-	unsigned long n = 0;
-	glob_t g;
-
-	snprintf(rel, sizeof(rel), "/sys/bus/usb/devices/%s", iface);
-	if (sysfs_usb_path(rel, pat, sizeof(pat) - 32))
-		return 0;
-	strcat(pat, "/host*/target*/*:*:*:*/iotmo_cnt");
-	if (glob(pat, 0, NULL, &g))
-		return 0;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		int fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC);
-		ssize_t k;
-
-		if (fd < 0)
-			continue;
-		k = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (k > 0) {
-			buf[k] = '\0';
-			n += strtoul(buf, NULL, 0);
-		}
-	}
-	globfree(&g);
-	return n;
+	/* a state or in-flight count it cannot read is no reason to wait */
+	return sysfs_usb_disk_idle(disk) != 0;
 }
 
 /* The disk of the interface once it is ready, waiting up to @secs */
@@ -510,11 +465,10 @@ static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
 /* The stress options of workload @w */
 static void cmd_repro_stress_args(const struct cmd_repro *r,
 				  enum cmd_repro_workload w, char *size,
-				  size_t len, const char **argv, int *argc)
+				  char *soak, size_t len, const char **argv,
+				  int *argc)
 {
-	static char soak[24];
-
-	snprintf(soak, sizeof(soak), "%llu", (unsigned long long)r->soak);
+	snprintf(soak, len, "%llu", (unsigned long long)r->soak);
 	/* flush: what a bridge's volatile cache holds, at most */
 	snprintf(size, len, "%llu", (unsigned long long)
 		 (w == CMD_REPRO_FLUSH && r->size > CMD_REPRO_FLUSH_MAX ?
@@ -548,7 +502,7 @@ static void cmd_repro_stress_args(const struct cmd_repro *r,
 static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 			 const char *mitigation, struct cmd_repro_run *run)
 {
-	char rundir[PATH_MAX], json[PATH_MAX + 8], dev[64], size[32];
+	char rundir[PATH_MAX], json[PATH_MAX + 8], dev[64], size[32], soak[32];
 	const char *argv[32];
 	struct timespec t0, t1;
 	int argc = 0, fd, status = 0;
@@ -615,14 +569,15 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 		argv[argc++] = "--destroy-data";
 		argv[argc++] = "--json";
 		argv[argc++] = "-q";
-		cmd_repro_stress_args(r, w, size, sizeof(size), argv, &argc);
+		cmd_repro_stress_args(r, w, size, soak, sizeof(size), argv,
+				      &argc);
 	}
 	argv[argc] = NULL;
 
 	fd = open(json, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	tmo0 = cmd_repro_timeouts(r->iface);
+	tmo0 = sysfs_usb_iface_timeouts(r->iface);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0) {
@@ -670,7 +625,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 			cmd_repro_incidents(r, rundir, w, run, &off);
 			/* or a timeout, before its chain is an incident */
 			if (run->failed ||
-			    (!run->stopped && cmd_repro_timeouts(r->iface) > tmo0)) {
+			    (!run->stopped && sysfs_usb_iface_timeouts(r->iface) > tmo0)) {
 				run->stopped = true;
 				kill(pid, SIGTERM);
 			}
@@ -697,7 +652,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 		cmd_repro_incidents(r, rundir, w, run, &off);
 	if (run->failed)
 		return 0;
-	tmo = cmd_repro_timeouts(r->iface);
+	tmo = sysfs_usb_iface_timeouts(r->iface);
 	if (tmo > tmo0) {
 		/* the recording ended before the chain's incident */
 		run->failed = true;
@@ -997,8 +952,10 @@ static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
 	res->fix = cmd_repro_pick(r);
 	if (res->fix >= 0)
 		res->verdict = "fixed";
-	else if (cmd_repro_no_quirk(res->first.kind) || base->no_quirk)
-		/* or any unmitigated run (a drop may log an I/O error first) */
+	else if (base->no_quirk)
+		/* any unmitigated run, the first failing one included: a drop
+		 * may log an I/O error before its disconnect
+		 */
 		res->verdict = "detect-only";
 	else
 		res->verdict = "not-fixed";

@@ -36,21 +36,6 @@ static unsigned int stress_reset_ms_since(const struct timespec *t0)
 			      (t1.tv_nsec - t0->tv_nsec) / 1000000);
 }
 
-/* The disk's SCSI device runs again and has nothing in flight */
-static bool stress_reset_disk_back(const char *disk)
-{
-	char rel[256], buf[64];
-	unsigned long a = 1, b = 1;
-
-	snprintf(rel, sizeof(rel), "/sys/block/%s/device/state", disk);
-	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) < 0 ||
-	    strncmp(buf, "running", 7))
-		return false;
-	snprintf(rel, sizeof(rel), "/sys/block/%s/inflight", disk);
-	return sysfs_usb_read_text(rel, buf, sizeof(buf)) >= 0 &&
-	       sscanf(buf, "%lu %lu", &a, &b) == 2 && !a && !b;
-}
-
 /* USBDEVFS_RESET on the USB device of @disk; its name into @res->usb */
 static int stress_reset_usb(const char *disk, struct stress_reset_result *res)
 {
@@ -157,7 +142,7 @@ int stress_reset_check(struct blkdev_target *t, uint64_t size,
 	if (err)
 		goto out;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!stress_reset_disk_back(t->name)) {
+	while (sysfs_usb_disk_idle(t->name) != 1) {
 		if (stress_reset_ms_since(&t0) > STRESS_RESET_BACK_S * 1000) {
 			err = -ETIMEDOUT;
 			snprintf(res->why, sizeof(res->why), "%s did not run "

@@ -463,6 +463,63 @@ static void sysfs_usb_block_find(const char *dir, char *block, size_t len)
 }
 
 /**
+ * sysfs_usb_iface_timeouts() - commands the SCSI midlayer timed out on an
+ * interface's SCSI devices so far
+ * @iface: "2-1:1.0"
+ *
+ * The sum of their iotmo_cnt (counted in scsi_times_out()): by the
+ * interface, as a probe that hangs has a SCSI device but no disk yet.
+ *
+ * Return: the count, 0 if none can be read.
+ */
+unsigned long sysfs_usb_iface_timeouts(const char *iface)
+{
+	const char *root = strcmp(sysfs_usb_root, "/") ? sysfs_usb_root : "";
+	char rel[PATH_MAX], pat[PATH_MAX], buf[32];
+	unsigned long n = 0;
+	glob_t g;
+
+	if (snprintf(rel, sizeof(rel), "/sys/bus/usb/devices/%s/host*/target*/"
+		     "*:*:*:*/iotmo_cnt", iface) >= (int)sizeof(rel) ||
+	    sysfs_usb_path(rel, pat, sizeof(pat)) || glob(pat, 0, NULL, &g))
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		if (sysfs_usb_read_text(g.gl_pathv[i] + strlen(root), buf,
+					sizeof(buf)) > 0)
+			n += strtoul(buf, NULL, 0);
+	globfree(&g);
+	return n;
+}
+
+/**
+ * sysfs_usb_disk_idle() - a disk's SCSI device runs and has nothing in
+ * flight (an error handler at work, a reset not done, keep it busy)
+ * @disk: "sda"
+ *
+ * Return: 1 if so, 0 if its state or its in-flight count say otherwise,
+ * or -ENOENT if one of them cannot be read (and the other is no reason
+ * for 0).
+ */
+int sysfs_usb_disk_idle(const char *disk)
+{
+	char rel[PATH_MAX], buf[64];
+	unsigned long a = 1, b = 1;
+	int ret = 1;
+
+	snprintf(rel, sizeof(rel), "/sys/block/%s/device/state", disk);
+	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) < 0)
+		ret = -ENOENT;
+	else if (strncmp(buf, "running", 7))
+		return 0;
+	snprintf(rel, sizeof(rel), "/sys/block/%s/inflight", disk);
+	if (sysfs_usb_read_text(rel, buf, sizeof(buf)) < 0)
+		return -ENOENT;
+	if (sscanf(buf, "%lu %lu", &a, &b) != 2 || a || b)
+		return 0;
+	return ret;
+}
+
+/**
  * sysfs_usb_iface_block() - the block device of an interface now
  * @iface: "2-1:1.0"
  * @block: receives "sdb", "" if it has none (yet, or any more)

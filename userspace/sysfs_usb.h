@@ -73,6 +73,8 @@ int sysfs_usb_iface_list(char (*names)[SYSFS_USB_NAME_MAX],
 			 unsigned int max, unsigned int *n);
 int sysfs_usb_iface_from_block(const char *disk, char *iface, size_t len);
 int sysfs_usb_iface_block(const char *iface, char *block, size_t len);
+unsigned long sysfs_usb_iface_timeouts(const char *iface);
+int sysfs_usb_disk_idle(const char *disk);
 int sysfs_usb_iface_read(const char *iface, struct sysfs_usb_iface *out);
 void sysfs_usb_iface_free(struct sysfs_usb_iface *it);
 

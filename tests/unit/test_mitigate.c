@@ -2,8 +2,9 @@
 /*
  * test_mitigate.c - unit tests of userspace/mitigate.c (the quirks
  * parameter rewritten for one device, the state file, the system put
- * back after a normal end and after a crash) against a made-up sysfs
- * tree, and of lib/rate.c (how many runs tell "fixed").
+ * back after a normal end and after a crash) and of what a run watches
+ * (sysfs_usb.c's timeouts and idle disk) against a made-up sysfs tree,
+ * and of lib/rate.c (how many runs tell "fixed").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -250,6 +251,56 @@ static void test_unbind_restored(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 }
 
+/* fake_dirs F REL...: the directories REL below the fake root, in order */
+static void fake_dirs(const struct fake *f, const char *const *rels, size_t n)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s%s", f->root, rels[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+}
+
+/*
+ * What a run watches: the timeouts of the interface's SCSI devices
+ * (summed, read as the kernel writes them), and whether a disk is idle
+ */
+static void test_timeouts_idle(void **state)
+{
+	static const char *const dirs[] = {
+		"/sys/bus/usb/devices/2-1:1.0/host0",
+		"/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0",
+		"/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0/0:0:0:0",
+		"/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0/0:0:0:1",
+		"/sys/block", "/sys/block/sda", "/sys/block/sda/device",
+	};
+	struct fake *f = *state;
+
+	/* no SCSI device (a probe not begun): none */
+	assert_int_equal(sysfs_usb_iface_timeouts("2-1:1.0"), 0);
+	fake_dirs(f, dirs, sizeof(dirs) / sizeof(dirs[0]));
+	fake_file(f, "/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0/0:0:0:0/"
+		  "iotmo_cnt", "0x3\n");
+	fake_file(f, "/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0/0:0:0:1/"
+		  "iotmo_cnt", "0x2\n");
+	assert_int_equal(sysfs_usb_iface_timeouts("2-1:1.0"), 5);
+	assert_int_equal(sysfs_usb_iface_timeouts("3-1:1.0"), 0);
+
+	/* neither readable: unknown; then each reason to wait */
+	assert_int_equal(sysfs_usb_disk_idle("sda"), -ENOENT);
+	fake_file(f, "/sys/block/sda/inflight", "       1        0\n");
+	assert_int_equal(sysfs_usb_disk_idle("sda"), 0);
+	fake_file(f, "/sys/block/sda/inflight", "       0        0\n");
+	assert_int_equal(sysfs_usb_disk_idle("sda"), -ENOENT);
+	fake_file(f, "/sys/block/sda/device/state", "blocked\n");
+	assert_int_equal(sysfs_usb_disk_idle("sda"), 0);
+	fake_file(f, "/sys/block/sda/device/state", "running\n");
+	assert_int_equal(sysfs_usb_disk_idle("sda"), 1);
+	fake_file(f, "/sys/block/sda/inflight", "garbage\n");
+	assert_int_equal(sysfs_usb_disk_idle("sda"), 0);
+}
+
 /* A run killed after its change: the next one puts it back from the file */
 static void test_recover_after_kill(void **state)
 {
@@ -320,6 +371,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_quirk_restore, fake_setup,
 						fake_teardown),
 		cmocka_unit_test_setup_teardown(test_user_flags_kept,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_timeouts_idle,
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_unbind_restored,
 						fake_setup, fake_teardown),
