@@ -10,18 +10,7 @@
 . "$(dirname "$0")/repro.inc"
 
 vidpid=2f8b:d046
-rm -rf "$out/c"
-# shellcheck disable=SC2016 # expanded in the guest
-tb --bridge "ata-pt,vidpid=$vidpid" --timeout 1200 -- sh -c '
-	sh /tests/repro-state.sh >/out/before.state
-	usbtrail repro "$TESTBED_BRIDGE" -o /out/c --destroy-data \
-		--workloads commands --cmd-timeout 5 --confidence 0.9 \
-		>/out/repro.txt 2>/out/repro.err
-	echo "repro exit $?"
-	sh /tests/repro-state.sh >/out/after.state' >"$out/stdout.txt" 2>&1 ||
-	fail "guest command failed: $(tail -n 3 "$out/stdout.txt")"
-cat "$out/repro.err"
-expect "$out/stdout.txt" '^repro exit 0$'
+repro_tb "ata-pt,vidpid=$vidpid" 1200 --destroy-data --workloads commands --cmd-timeout 5 --confidence 0.9
 repro_py "$out/c/repro.json" "$vidpid" "$out/c/runs" <<'PY' || fail "repro's result"
 import json, os, sys
 from repro_check import Repro

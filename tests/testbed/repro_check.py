@@ -52,6 +52,14 @@ class Repro:
         why = self.m[name].get("skipped", "")
         self.ok(word in why, f"{name} skipped: {why}")
 
+    def detect_only(self):
+        """Every candidate failed its run: detect-only, no fix."""
+        self.not_fixed("f", "t", "e", "max_sectors_kb=120", "g", "u")
+        self.ok(self.r["verdict"] == "detect-only",
+                f"verdict {self.r['verdict']}")
+        self.ok(self.r["fix"]["kind"] == "none" and
+                self.r["fix"]["value"] is None, "no fix")
+
     def fix(self, kind, value):
         self.ok(self.r["verdict"] == "fixed", "verdict fixed")
         f = self.r["fix"]
