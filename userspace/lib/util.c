@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,33 @@ void util_str_put(struct util_str *b, const char *s, size_t n)
 		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
+}
+
+void util_str_printf(struct util_str *b, const char *fmt, ...)
+{
+	char buf[512], *big;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(buf)) {
+		util_str_put(b, buf, (size_t)n);
+		return;
+	}
+	big = malloc((size_t)n + 1);
+	if (!big) {
+		b->oom = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	util_str_put(b, big, (size_t)n);
+	free(big);
 }
 
 void util_copy(char *dst, size_t size, const char *src, size_t len)

@@ -47,6 +47,9 @@ struct util_str {
 };
 
 void util_str_put(struct util_str *b, const char *s, size_t n);
+/* printf onto b, however long the result */
+void util_str_printf(struct util_str *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* A hex digit's value (either case), or -1 for any other character. */
 int util_hexval(char c);
