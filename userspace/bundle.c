@@ -43,24 +43,6 @@
 #define BUNDLE_KLOG_WINDOW	10.0	/* s of kernel log around incidents */
 #define BUNDLE_FILE_MAX		(4ull << 30)
 
-static void bundle_printf(struct util_str *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void bundle_printf(struct util_str *b, const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	util_str_put(b, buf, (size_t)n < sizeof(buf) ? (size_t)n :
-		    sizeof(buf) - 1);
-}
-
 int bundle_scrub(const char *text, size_t len, const char *const *serials,
 		 unsigned int n, char **out, size_t *outlen)
 {
@@ -645,7 +627,7 @@ static void bundle_kernel_log(struct bundle_ctx *c, struct util_str *b)
 	size_t i, k;
 	char sum[600];
 
-	bundle_printf(b, "# Kernel log lines within %.0f s of each incident, "
+	util_str_printf(b, "# Kernel log lines within %.0f s of each incident, "
 		      "on the recording's clock (CLOCK_BOOTTIME, seconds).\n",
 		      BUNDLE_KLOG_WINDOW);
 	for (i = 0; i < r->nevs; i++) {
@@ -654,7 +636,7 @@ static void bundle_kernel_log(struct bundle_ctx *c, struct util_str *b)
 		if (inc->type != EV_INCIDENT)
 			continue;
 		ev_incident_summary(inc, sum, sizeof(sum));
-		bundle_printf(b, "\n## incident %" PRIu64 " at %.6f: ", inc->id,
+		util_str_printf(b, "\n## incident %" PRIu64 " at %.6f: ", inc->id,
 			      (double)inc->t_ns / 1e9);
 		bundle_put_scrubbed(c, b, sum, strlen(sum));
 		util_str_put(b, "\n", 1);
@@ -666,7 +648,7 @@ static void bundle_kernel_log(struct bundle_ctx *c, struct util_str *b)
 			if (ev->type != EV_KLOG || ev->t_ns + wn < inc->t_ns ||
 			    ev->t_ns > end + wn)
 				continue;
-			bundle_printf(b, "[%12.6f] <%d> ",
+			util_str_printf(b, "[%12.6f] <%d> ",
 				      (double)ev->t_ns / 1e9, ev->u.klog.level);
 			bundle_put_scrubbed(c, b, ev->u.klog.text,
 					    strlen(ev->u.klog.text));
@@ -703,7 +685,7 @@ static void bundle_json_member(struct bundle_ctx *c, struct util_str *b,
 	struct json_object *v;
 
 	if (!c->r->meta || !json_object_object_get_ex(c->r->meta, key, &v)) {
-		bundle_printf(b, "(%s: not in meta.json)\n", key);
+		util_str_printf(b, "(%s: not in meta.json)\n", key);
 		return;
 	}
 	bundle_put_json(c, b, v);
@@ -719,7 +701,7 @@ static void bundle_descriptors(struct bundle_ctx *c, struct util_str *b)
 	if (!c->r->meta ||
 	    !json_object_object_get_ex(c->r->meta, "descriptors", &o) ||
 	    !json_object_is_type(o, json_type_object)) {
-		bundle_printf(b, "\n# The recording has no raw descriptors "
+		util_str_printf(b, "\n# The recording has no raw descriptors "
 			      "(made by an older usbtrail record); lsusb -v -d "
 			      "VID:PID on the machine gives them.\n");
 		return;
@@ -738,7 +720,7 @@ static void bundle_descriptors(struct bundle_ctx *c, struct util_str *b)
 		size_t tlen = 0;
 		FILE *f;
 
-		bundle_printf(b, "\n# Descriptors of usb %s as sysfs had them "
+		util_str_printf(b, "\n# Descriptors of usb %s as sysfs had them "
 			      "when recording began (lsusb -v layout)\n", usb);
 		raw = malloc(n + 1);
 		if (!raw) {
@@ -756,7 +738,7 @@ static void bundle_descriptors(struct bundle_ctx *c, struct util_str *b)
 			if (!strcmp(c->r->disks[i].usb, usb))
 				ss = c->r->disks[i].device.speed_mbps >= 5000;
 		if (usbdesc_parse_sysfs(raw, n, d) < 0) {
-			bundle_printf(b, "(malformed: %zu bytes)\n", n);
+			util_str_printf(b, "(malformed: %zu bytes)\n", n);
 		} else {
 			f = open_memstream(&text, &tlen);
 			if (f) {
@@ -777,7 +759,7 @@ static void bundle_devices(struct bundle_ctx *c, struct util_str *b)
 	unsigned int i;
 	char serial[80], speed[32];
 
-	bundle_printf(b, "# USB disks of the recording (its device events), "
+	util_str_printf(b, "# USB disks of the recording (its device events), "
 		      "in the manner of lsusb.\n");
 	for (i = 0; i < r->ndisks; i++) {
 		const struct recording_disk *d = &r->disks[i];
@@ -789,10 +771,10 @@ static void bundle_devices(struct bundle_ctx *c, struct util_str *b)
 			      sizeof(serial));
 		if (!c->o->keep_serials && serial[0])
 			c->cnt.n[SCRUB_SERIAL]++;
-		bundle_printf(b, "\nBus %03d Device %03d: ID %04x:%04x ",
+		util_str_printf(b, "\nBus %03d Device %03d: ID %04x:%04x ",
 			      d->busnum, d->devnum, dv->vid, dv->pid);
 		bundle_put_scrubbed(c, b, dv->product, strlen(dv->product));
-		bundle_printf(b, "\n  port path     %s\n  disk          %s\n"
+		util_str_printf(b, "\n  port path     %s\n  disk          %s\n"
 			      "  speed         %s\n  driver        %s\n"
 			      "  iSerial       %s\n  host          ",
 			      d->usb, d->disk,
@@ -801,10 +783,10 @@ static void bundle_devices(struct bundle_ctx *c, struct util_str *b)
 			      serial[0] ? serial : "(none)");
 		/* the controller's name: a PCI address, left as it is */
 		bundle_put_scrubbed(c, b, dv->hcd, strlen(dv->hcd));
-		bundle_printf(b, " (%s)\n", dv->hcd_driver);
+		util_str_printf(b, " (%s)\n", dv->hcd_driver);
 	}
 	bundle_descriptors(c, b);
-	bundle_printf(b, "\n# The 'usbtrail uas' verdicts when recording "
+	util_str_printf(b, "\n# The 'usbtrail uas' verdicts when recording "
 		      "began (uas-verdicts.json has them whole):\n");
 	bundle_json_member(c, b, "uas");
 }
@@ -817,17 +799,17 @@ static void bundle_kernel(struct bundle_ctx *c, struct util_str *b)
 			       "dropped", "seconds", "stopped_by" };
 	size_t i;
 
-	bundle_printf(b, "# Kernel, usbtrail version and the recorder's "
+	util_str_printf(b, "# Kernel, usbtrail version and the recorder's "
 		      "counters (from meta.json)\n");
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		bundle_printf(b, "\n%s: ", keys[i]);
+		util_str_printf(b, "\n%s: ", keys[i]);
 		bundle_json_member(c, b, keys[i]);
 	}
-	bundle_printf(b, "\nlost events (the recording's lost events):\n");
+	util_str_printf(b, "\nlost events (the recording's lost events):\n");
 	for (i = 0; i < r->nevs; i++) {
 		if (r->evs[i].type != EV_LOST)
 			continue;
-		bundle_printf(b, "  %.6f %s: %" PRIu64 " (total %" PRIu64
+		util_str_printf(b, "  %.6f %s: %" PRIu64 " (total %" PRIu64
 			      "): ", (double)r->evs[i].t_ns / 1e9,
 			      ev_source_name(r->evs[i].u.lost.source),
 			      r->evs[i].u.lost.count, r->evs[i].u.lost.total);
@@ -843,19 +825,19 @@ static void bundle_readme_ids(struct bundle_ctx *c, struct util_str *b)
 	unsigned int k;
 
 	if (c->o->keep_ids) {
-		bundle_printf(b, "Hostnames, user names, addresses and ids: "
+		util_str_printf(b, "Hostnames, user names, addresses and ids: "
 			      "kept as recorded (--keep-ids).\n");
 		return;
 	}
-	bundle_printf(b, "Hostnames, user names, addresses and ids: each "
+	util_str_printf(b, "Hostnames, user names, addresses and ids: each "
 		      "value replaced by one token, the\nsame in every file "
 		      "(--keep-ids keeps them); replacements:\n");
 	for (k = 0; k < SCRUB_NCLASS; k++)
 		if (k != SCRUB_SERIAL)
-			bundle_printf(b, "  %s: %" PRIu64 " (as %s, ...)\n",
+			util_str_printf(b, "  %s: %" PRIu64 " (as %s, ...)\n",
 				      scrub_class_name(k), c->cnt.n[k],
 				      scrub_class_token(k));
-	bundle_printf(b, "Not looked into: URB data (kept only when "
+	util_str_printf(b, "Not looked into: URB data (kept only when "
 		      "recorded with --payload), hex bytes\n(trace records, "
 		      "sense, descriptors), capture block options.\n");
 }
@@ -863,7 +845,7 @@ static void bundle_readme_ids(struct bundle_ctx *c, struct util_str *b)
 static void bundle_readme(struct bundle_ctx *c, struct util_str *b,
 			  const char *trim)
 {
-	bundle_printf(b,
+	util_str_printf(b,
 "usbtrail bug-report bundle\n"
 "==========================\n\n"
 "Made by 'usbtrail report --bundle' from a recording of 'usbtrail record'.\n"
@@ -883,24 +865,29 @@ static void bundle_readme(struct bundle_ctx *c, struct util_str *b,
 "uas-verdicts.json the 'usbtrail uas' verdict of each USB storage interface\n"
 "kernel.txt        kernel version, usbtrail version, sources and their counters\n"
 "meta.json         the recording's own description\n\n");
-	bundle_printf(b, "Size: kept under %" PRIu64 " bytes (--max-size). %s\n",
+	for (unsigned int i = 0; i < c->o->nextra; i++)
+		util_str_printf(b, "%-17s %s\n", c->o->extra[i].name,
+				c->o->extra[i].what);
+	if (c->o->nextra)
+		util_str_put(b, "\n", 1);
+	util_str_printf(b, "Size: kept under %" PRIu64 " bytes (--max-size). %s\n",
 		      c->o->max_size, trim[0] ? trim : "Nothing was cut.");
 	if (c->capture_note[0])
-		bundle_printf(b, "Capture: %s.\n", c->capture_note);
+		util_str_printf(b, "Capture: %s.\n", c->capture_note);
 	if (c->left_out)
-		bundle_printf(b, "Capture: %u blocks of other kinds than "
+		util_str_printf(b, "Capture: %u blocks of other kinds than "
 			      "usbtrail writes (name resolution, comments) left "
 			      "out; --keep-ids keeps them.\n", c->left_out);
 	if (c->o->keep_serials)
-		bundle_printf(b, "Serial numbers: kept as the devices report "
+		util_str_printf(b, "Serial numbers: kept as the devices report "
 			      "them (--keep-serials).\n");
 	else
-		bundle_printf(b, "Serial numbers: replaced everywhere by "
+		util_str_printf(b, "Serial numbers: replaced everywhere by "
 			      "'sha256:' and the first 16 hex digits of their "
 			      "SHA-256 (--keep-serials keeps them): %" PRIu64
 			      " replacements.\n", c->cnt.n[SCRUB_SERIAL]);
 	bundle_readme_ids(c, b);
-	bundle_printf(b, "URB data: %s\n", c->r->payload_set ?
+	util_str_printf(b, "URB data: %s\n", c->r->payload_set ?
 		      "kept as recorded (the recording was made with "
 		      "--payload on purpose)." :
 		      "dropped: packets keep usbmon's header (and ISO "
@@ -1076,6 +1063,16 @@ static int bundle_build(struct bundle_ctx *c, double w, const char *trim,
 		if (have[i])
 			err = bundle_add_str(t, bundle_file_names[i], &f[i],
 					     c->mtime);
+	for (i = 0; i < c->o->nextra && !err; i++) {
+		struct util_str x = { 0 };
+
+		err = bundle_read_scrubbed(c, c->o->extra[i].path, &x);
+		if (!err)
+			err = bundle_add_str(t, c->o->extra[i].name, &x,
+					     c->mtime);
+		else
+			free(x.s);
+	}
 	if (!err)
 		err = tar_finish(t);
 out:
@@ -1146,6 +1143,8 @@ int bundle_write(const struct recording *r, const struct bundle_opts *o,
 	int err;
 
 	memset(res, 0, sizeof(*res));
+	if (o->nextra > BUNDLE_EXTRA_MAX)
+		return -EINVAL;
 	c.mtime = (uint64_t)time(NULL);
 	c.nserials = recording_serials(r, c.serials, BUNDLE_SERIALS_MAX);
 	err = bundle_prepare_windows(&c);

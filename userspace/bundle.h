@@ -16,6 +16,14 @@
 
 #include "recording.h"
 
+#define BUNDLE_EXTRA_MAX	8
+
+struct bundle_extra {
+	const char *path;		/* the file */
+	const char *name;		/* in the bundle: a plain file name */
+	const char *what;		/* one line for the README */
+};
+
 struct bundle_opts {
 	const char *dir;		/* the recording */
 	const char *path;		/* the .tar.gz to write */
@@ -24,6 +32,13 @@ struct bundle_opts {
 	bool keep_ids;			/* hostnames, users, addresses, ids */
 	const char *report_txt;		/* written before; put in, or NULL */
 	const char *report_html;
+	/*
+	 * More files written before, each scrubbed as the reports are and
+	 * put in under its name with what it is for the README ("repro.json",
+	 * "the campaign of usbtrail repro"); nextra at most BUNDLE_EXTRA_MAX
+	 */
+	const struct bundle_extra *extra;
+	unsigned int nextra;
 	/*
 	 * If set, holds the temporary file's name while it exists ("" else),
 	 * so a signal handler of the caller can remove it.

@@ -246,57 +246,13 @@ static void cmd_report_signal(int sig)
 	raise(sig);
 }
 
-typedef int (*cmd_report_writer)(FILE *f, const struct recording *r,
-				 const struct report_opts *o);
-
-#define CMD_REPORT_SERIALS_MAX	64
-
-/*
- * PATH written whole through a temporary file in its directory: the
- * writer's output in memory first, serials hashed in all of it (kernel
- * lines quote them too) unless kept, then written out.
- */
-static int cmd_report_write(const char *path, cmd_report_writer w,
+/* PATH written whole (report.c); the temporary name where the handler sees it */
+static int cmd_report_write(const char *path, report_writer w,
 			    const struct recording *r,
 			    const struct report_opts *o)
 {
-	const char *serials[CMD_REPORT_SERIALS_MAX];
-	char *text = NULL, *out = NULL;
-	size_t len = 0, outlen, off = 0;
-	unsigned int nserials;
-	FILE *f;
-	int err;
-
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -errno;
-	err = w(f, r, o);
-	if (fclose(f) && !err)
-		err = -ENOMEM;
-	if (err) {
-		free(text);
-		return err;
-	}
-	nserials = o->keep_serials ? 0 :
-		   recording_serials(r, serials, CMD_REPORT_SERIALS_MAX);
-	if (nserials) {
-		err = bundle_scrub(text, len, serials, nserials, &out, &outlen);
-		free(text);
-		if (err)
-			return err;
-		text = out;
-		len = outlen;
-	}
-	if (!strcmp(path, "-")) {
-		/* standard output: no temporary file, every byte or an error */
-		err = util_write_all(STDOUT_FILENO, text, len, &off);
-		free(text);
-		return err;
-	}
-	err = savefile_write(path, text, len, cmd_report_tmp,
-			     sizeof(cmd_report_tmp));
-	free(text);
-	return err;
+	return report_write_file(path, w, r, o, cmd_report_tmp,
+				 sizeof(cmd_report_tmp));
 }
 
 /* --timeline: the SVG alone, over --from..--to */

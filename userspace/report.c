@@ -2,16 +2,20 @@
 /*
  * report.c - what both report writers need of a recording: the quirk
  * line of an advice for its disks, incidents in order, times since the
- * start, sense as text, a disk's topology and uas verdict, and the
- * escaping of untrusted text into HTML and SVG.
+ * start, sense as text, a disk's topology and uas verdict, the
+ * escaping of untrusted text into HTML and SVG, and a report written
+ * whole to its file.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bundle.h"
 #include "report.h"
+#include "savefile.h"
 #include "util.h"
 
 bool report_advice_quirk(const struct recording *r, const size_t *idx,
@@ -350,3 +354,52 @@ void report_stress_verdict(const struct recording_stress_run *u, char *buf,
 		 " bytes), writes wrap every %s (%" PRIu64 " bytes)", usable,
 		 u->usable, wrap, u->wrap);
 }
+#define REPORT_SERIALS_MAX	64
+
+/*
+ * PATH written whole through a temporary file in its directory: the
+ * writer's output in memory first, serials hashed in all of it (kernel
+ * lines quote them too) unless kept, then written out.
+ */
+int report_write_file(const char *path, report_writer w,
+		      const struct recording *r, const struct report_opts *o,
+		      char *tmp, size_t tmplen)
+{
+	const char *serials[REPORT_SERIALS_MAX];
+	char *text = NULL, *out = NULL;
+	size_t len = 0, outlen, off = 0;
+	unsigned int nserials;
+	FILE *f;
+	int err;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -errno;
+	err = w(f, r, o);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (err) {
+		free(text);
+		return err;
+	}
+	nserials = o->keep_serials ? 0 :
+		   recording_serials(r, serials, REPORT_SERIALS_MAX);
+	if (nserials) {
+		err = bundle_scrub(text, len, serials, nserials, &out, &outlen);
+		free(text);
+		if (err)
+			return err;
+		text = out;
+		len = outlen;
+	}
+	if (!strcmp(path, "-")) {
+		/* standard output: no temporary file, every byte or an error */
+		err = util_write_all(STDOUT_FILENO, text, len, &off);
+		free(text);
+		return err;
+	}
+	err = savefile_write(path, text, len, tmp, tmplen);
+	free(text);
+	return err;
+}
+

@@ -56,6 +56,18 @@ struct json_object *report_uas(const struct recording *r, const char *disk);
  * markup characters as entities, control characters as U+FFFD.
  */
 void report_esc(FILE *f, const char *s);
+/* What writes a report of r onto f: report_text_write, report_html_write */
+typedef int (*report_writer)(FILE *f, const struct recording *r,
+			     const struct report_opts *o);
+/*
+ * path ("-": standard output) written whole through a temporary file in
+ * its directory (savefile.h; tmp, tmplen the caller's, for its signal
+ * handler): the writer's output in memory first, serials hashed in all of
+ * it (kernel lines quote them too) unless o keeps them.  0 or -errno.
+ */
+int report_write_file(const char *path, report_writer w,
+		      const struct recording *r, const struct report_opts *o,
+		      char *tmp, size_t tmplen);
 /* Who a stress run's target was, in one line (report.c). */
 void report_stress_target(const struct recording *r,
 			  const struct recording_stress_run *u, bool keep,
