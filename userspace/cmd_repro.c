@@ -39,6 +39,8 @@
 #include "cli.h"
 #include "mitigate.h"
 #include "rate.h"
+#include "savefile.h"
+#include "repro_out.h"
 #include "scsi_pt.h"
 #include "sysfs_usb.h"
 #include "util.h"
@@ -59,6 +61,7 @@
 const char cmd_repro_help[] =
 "Usage: usbtrail repro DISK -o DIR --destroy-data [OPTIONS]\n"
 "       usbtrail repro --restore [--state FILE]\n"
+"       usbtrail repro --outputs DIR [--kernel-tree TREE] [--author WHO]\n"
 "\n"
 "Reproduce a USB disk's failure and find by experiment what stops it.\n"
 "Recorded workloads run on DISK, each as 'usbtrail record -- usbtrail\n"
@@ -73,7 +76,9 @@ const char cmd_repro_help[] =
 "workload passes under it as many times in a row as the confidence\n"
 "needs.  The fix is the first of those in this order (the smallest change\n"
 "first) unless another writes more than 15% faster.  It says what to\n"
-"write to keep it.\n"
+"write to keep it, and writes the draft kernel patch that adds it to\n"
+"unusual_uas.h (or unusual_devs.h), the campaign's report.html and the\n"
+"bug bundle.\n"
 "\n"
 "A failure is an incident of the disk in the recording (a timeout, an\n"
 "abort, a reset, a disconnect, an I/O error, the disk offline, the host\n"
@@ -86,7 +91,11 @@ const char cmd_repro_help[] =
 "Options:\n"
 "  -o, --output DIR        write the campaign into DIR (required; created,\n"
 "                          must be empty): a recording per run in\n"
-"                          DIR/runs/, the result in DIR/repro.json\n"
+"                          DIR/runs/, the result in DIR/repro.json, the\n"
+"                          campaign in DIR/report.html; when a run\n"
+"                          failed, DIR/bundle.tar.gz; when a quirk fixed\n"
+"                          it, the patch DIR/0001-*.patch (with\n"
+"                          --kernel-tree) or DIR/unusual-entry.txt\n"
 "      --destroy-data      DISK's data is overwritten: required\n"
 "      --budget S          seconds of workloads before the verdict\n"
 "                          no-failure (10 to 86400, default 1800)\n"
@@ -120,6 +129,16 @@ const char cmd_repro_help[] =
 "      --restore           only put back what an interrupted run left\n"
 "                          changed, then exit\n"
 "      --json              the result as JSON on standard output\n"
+"      --kernel-tree TREE  make the patch against the kernel source tree\n"
+"                          TREE (its drivers/usb/storage/unusual_uas.h\n"
+"                          and unusual_devs.h); without it, the mail and\n"
+"                          the entry to put in\n"
+"      --author WHO        the patch's From:, Signed-off-by: and\n"
+"                          Reported-by:, as 'Name <mail>' (default a\n"
+"                          placeholder to replace)\n"
+"      --outputs DIR       only make the patch, report.html and the bundle\n"
+"                          of the finished campaign in DIR again, from its\n"
+"                          repro.json and recordings, and exit\n"
 "      --send-commands DISK\n"
 "                          only send the commands workload's commands to\n"
 "                          DISK (what its recorded run runs), their\n"
@@ -177,6 +196,14 @@ struct cmd_repro_run {
 	bool collapse;			/* soak: a cycle below 0.7 of the first */
 	double soak_first, soak_slowest;	/* their write MB/s */
 	bool stopped;			/* stopped at the failure */
+	char name[64];			/* its recording: "003-seq-none" */
+};
+
+/* A run as repro.json's "recordings" lists it */
+struct cmd_repro_logged {
+	enum cmd_repro_workload w;
+	const char *mitigation;
+	struct cmd_repro_run run;
 };
 
 /* A mitigation's runs */
@@ -211,6 +238,10 @@ struct cmd_repro {
 	double run_secs;		/* their time, for the ETA */
 	struct cmd_repro_tally tally[CMD_REPRO_MAX_CANDS + 1];
 	unsigned int ntally;
+	struct cmd_repro_logged *log;	/* every run, in order */
+	unsigned int nlog, caplog;
+	const char *kernel_tree, *author;	/* for the patch */
+	const char *outputs;		/* --outputs DIR */
 };
 
 /* set by the signal handler: lock-free atomics, as stress.c's */
@@ -542,6 +573,8 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	snprintf(rundir, sizeof(rundir), "%s/runs/%03u-%s-%s", r->dir,
 		 ++r->nruns, cmd_repro_workloads[w], mitigation);
 	snprintf(json, sizeof(json), "%s.json", rundir);
+	snprintf(run->name, sizeof(run->name), "%03u-%s-%s", r->nruns,
+		 cmd_repro_workloads[w], mitigation);
 	snprintf(dev, sizeof(dev), "/dev/%s", r->disk);
 	argv[argc++] = "usbtrail";
 	argv[argc++] = "record";
@@ -750,10 +783,22 @@ static void cmd_repro_tally_add_all(struct cmd_repro_tally *t,
 		t->p99_ms = from->p99_ms;
 }
 
-static void cmd_repro_progress(const struct cmd_repro *r,
+/* A run done: said, and kept for repro.json (a run not kept if no memory) */
+static void cmd_repro_progress(struct cmd_repro *r,
 			       enum cmd_repro_workload w, const char *mit,
 			       const struct cmd_repro_run *run)
 {
+	if (r->nlog == r->caplog) {
+		unsigned int cap = r->caplog ? r->caplog * 2 : 64;
+		struct cmd_repro_logged *p = realloc(r->log, cap * sizeof(*p));
+
+		if (p) {
+			r->log = p;
+			r->caplog = cap;
+		}
+	}
+	if (r->nlog < r->caplog)
+		r->log[r->nlog++] = (struct cmd_repro_logged){ w, mit, *run };
 	if (run->failed)
 		cmd_repro_say(r, "run %u: %s, mitigation %s: FAILED (%s%s%s), "
 			      "%.0f s", r->nruns, cmd_repro_workloads[w], mit,
@@ -1002,7 +1047,7 @@ static json_object *cmd_repro_json(const struct cmd_repro *r,
 				   const struct cmd_repro_result *res)
 {
 	json_object *o = json_object_new_object(), *a, *v, *fix;
-	char id[16];
+	char id[16], path[96];
 
 	snprintf(id, sizeof(id), "%04x:%04x", r->vid, r->pid);
 	json_object_object_add(o, "usbtrail", json_object_new_string("repro"));
@@ -1025,6 +1070,9 @@ static json_object *cmd_repro_json(const struct cmd_repro *r,
 				       json_object_new_double(res->rate_low));
 		json_object_object_add(v, "runs_needed",
 				       json_object_new_int((int)res->needed));
+		snprintf(path, sizeof(path), "runs/%s", res->first.name);
+		json_object_object_add(v, "recording",
+				       json_object_new_string(path));
 		json_object_object_add(o, "failure", v);
 	} else {
 		json_object_object_add(o, "failure", NULL);
@@ -1086,7 +1134,48 @@ static json_object *cmd_repro_json(const struct cmd_repro *r,
 	json_object_object_add(o, "fix", fix);
 	json_object_object_add(o, "verdict",
 			       json_object_new_string(res->verdict));
+	/* every run, for report.html: its recording and how it went */
+	a = json_object_new_array();
+	for (unsigned int i = 0; i < r->nlog; i++) {
+		const struct cmd_repro_logged *l = &r->log[i];
+
+		v = json_object_new_object();
+		snprintf(path, sizeof(path), "runs/%s", l->run.name);
+		json_object_object_add(v, "recording",
+				       json_object_new_string(path));
+		json_object_object_add(v, "workload", json_object_new_string(
+				       cmd_repro_workloads[l->w]));
+		json_object_object_add(v, "mitigation",
+				       json_object_new_string(l->mitigation));
+		json_object_object_add(v, "failed",
+				       json_object_new_boolean(l->run.failed));
+		json_object_object_add(v, "kind", l->run.failed ?
+				       json_object_new_string(l->run.kind) : NULL);
+		json_object_object_add(v, "incident", l->run.failed ?
+				       json_object_new_string(l->run.incident) :
+				       NULL);
+		json_object_object_add(v, "secs",
+				       json_object_new_double(l->run.secs));
+		json_object_object_add(v, "mbps_write",
+				       json_object_new_double(l->run.mbps_write));
+		json_object_object_add(v, "mbps_read",
+				       json_object_new_double(l->run.mbps_read));
+		json_object_array_add(a, v);
+	}
+	json_object_object_add(o, "recordings", a);
 	return o;
+}
+
+/* what repro_out made: "patch: DIR/0001-...patch" */
+static void cmd_repro_text_files(const struct cmd_repro *r, json_object *o)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, "files", &v))
+		return;
+	json_object_object_foreach(v, k, f) {
+		printf("%s: %s/%s\n", k, r->dir, json_object_get_string(f));
+	}
 }
 
 static void cmd_repro_text(const struct cmd_repro *r,
@@ -1106,6 +1195,7 @@ static void cmd_repro_text(const struct cmd_repro *r,
 			       t->mbps_write, t->mbps_read, t->p99_ms);
 		printf("\nverdict: no-failure within the budget of %llu s\n",
 		       (unsigned long long)r->budget);
+		cmd_repro_text_files(r, o);
 		return;
 	}
 	printf("failure: %s under %s: %s\n", res->first.kind,
@@ -1154,6 +1244,7 @@ static void cmd_repro_text(const struct cmd_repro *r,
 		printf("no quirk stops it: try another enclosure, a powered hub "
 		       "or port, and do not trust its flushes\n");
 	}
+	cmd_repro_text_files(r, o);
 }
 
 /*
@@ -1342,6 +1433,9 @@ enum {
 	CMD_REPRO_OPT_SEND_COMMANDS,
 	CMD_REPRO_OPT_PROBE,
 	CMD_REPRO_OPT_SOAK,
+	CMD_REPRO_OPT_KERNEL_TREE,
+	CMD_REPRO_OPT_AUTHOR,
+	CMD_REPRO_OPT_OUTPUTS,
 };
 
 static int cmd_repro_parse_workloads(struct cmd_repro *r, const char *arg)
@@ -1386,6 +1480,10 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 		  CMD_REPRO_OPT_SEND_COMMANDS },
 		{ "probe",	required_argument, NULL, CMD_REPRO_OPT_PROBE },
 		{ "soak",	required_argument, NULL, CMD_REPRO_OPT_SOAK },
+		{ "kernel-tree", required_argument, NULL,
+		  CMD_REPRO_OPT_KERNEL_TREE },
+		{ "author",	required_argument, NULL, CMD_REPRO_OPT_AUTHOR },
+		{ "outputs",	required_argument, NULL, CMD_REPRO_OPT_OUTPUTS },
 		{ "help",	no_argument,	NULL, 'h' },
 		{ NULL,		0,		NULL, 0 }
 	};
@@ -1439,6 +1537,20 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 		case CMD_REPRO_OPT_STATE:
 			r->state_path = optarg;
 			break;
+		case CMD_REPRO_OPT_KERNEL_TREE:
+			r->kernel_tree = optarg;
+			break;
+		case CMD_REPRO_OPT_AUTHOR:
+			if (!strchr(optarg, '@') || !strchr(optarg, '<') ||
+			    strchr(optarg, '\n'))
+				return cli_usage_error(CMD_REPRO_NAME, "--author: "
+						       "'%s' is not 'Name "
+						       "<mail>'", optarg);
+			r->author = optarg;
+			break;
+		case CMD_REPRO_OPT_OUTPUTS:
+			r->outputs = optarg;
+			break;
 		case CMD_REPRO_OPT_RESTORE:
 			r->restore_only = true;
 			break;
@@ -1463,6 +1575,21 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 			return cli_getopt_error(CMD_REPRO_NAME, c, argv,
 						optstring, longopts);
 		}
+	}
+	if (r->kernel_tree) {
+		char what[600];
+		int e = repro_out_check_tree(r->kernel_tree, what,
+					     sizeof(what));
+
+		if (e)
+			return cli_usage_error(CMD_REPRO_NAME, "--kernel-tree: "
+					       "%s: %s", what, strerror(-e));
+	}
+	if (r->outputs) {
+		if (optind < argc)
+			return cli_usage_error(CMD_REPRO_NAME,
+					       "--outputs takes no DISK");
+		return 0;
 	}
 	if (r->send_commands || r->probe) {
 		if (optind < argc)
@@ -1641,11 +1768,85 @@ static int cmd_repro_recover(struct cmd_repro *r)
 	return ret < 0 ? ret : 0;
 }
 
+/* repro.json of o, whole or not at all */
+static int cmd_repro_save_json(const struct cmd_repro *r, const char *dir,
+			       json_object *o)
+{
+	const char *text = json_object_to_json_string_ext(o,
+						JSON_C_TO_STRING_PRETTY);
+	char path[PATH_MAX], tmp[PATH_MAX + 16];
+	struct util_str b = { 0 };
+	int err;
+
+	snprintf(path, sizeof(path), "%s/repro.json", dir);
+	util_str_printf(&b, "%s\n", text);
+	err = b.oom ? -ENOMEM : savefile_write(path, b.s, b.len, tmp,
+						sizeof(tmp));
+	free(b.s);
+	if (err)
+		cmd_repro_say(r, "%s: %s", path, strerror(-err));
+	return err;
+}
+
+/*
+ * The campaign's files beside repro.json (repro_out.c): the patch,
+ * report.html, the bundle; repro.json again with their names
+ */
+static int cmd_repro_outputs(const struct cmd_repro *r, const char *dir,
+			     json_object *o)
+{
+	char tmp[PATH_MAX + 16] = "", msg[PATH_MAX + 200];
+	struct repro_out_opts oo = {
+		.dir = dir, .kernel_tree = r->kernel_tree, .author = r->author,
+		.tmp = tmp, .tmplen = sizeof(tmp),
+	};
+	int err = repro_out_write(&oo, o, msg, sizeof(msg));
+
+	if (err)
+		cmd_repro_say(r, "%s: %s", msg, strerror(-err));
+	/* with the names of the files made; not a result: left as it was */
+	if (json_object_object_get_ex(o, "files", NULL) &&
+	    cmd_repro_save_json(r, dir, o))
+		err = err ? err : -EIO;
+	return err;
+}
+
+/* --outputs DIR: a finished campaign's files made again */
+static int cmd_repro_outputs_only(struct cmd_repro *r)
+{
+	char path[PATH_MAX];
+	json_object *o, *files;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/repro.json", r->outputs);
+	if (access(path, R_OK)) {
+		cmd_repro_say(r, "%s: %s (not a campaign of usbtrail repro?)",
+			      path, strerror(errno));
+		return CLI_EXIT_FAILURE;
+	}
+	o = json_object_from_file(path);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		cmd_repro_say(r, "%s: not a JSON object", path);
+		json_object_put(o);
+		return CLI_EXIT_FAILURE;
+	}
+	ret = cmd_repro_outputs(r, r->outputs, o) ? CLI_EXIT_FAILURE :
+						    CLI_EXIT_OK;
+	if (json_object_object_get_ex(o, "files", &files)) {
+		json_object_object_foreach(files, k, v) {
+			(void)k;
+			printf("%s/%s\n", r->outputs, json_object_get_string(v));
+		}
+	}
+	json_object_put(o);
+	return ret;
+}
+
 int cmd_repro_main(int argc, char **argv)
 {
 	struct cmd_repro *r;
 	struct cmd_repro_result res;
-	char why[512], path[PATH_MAX];
+	char why[512];
 	json_object *o;
 	int ret, err;
 
@@ -1667,6 +1868,11 @@ int cmd_repro_main(int argc, char **argv)
 	if (ret) {
 		free(r);
 		return ret < 0 ? CLI_EXIT_OK : ret;
+	}
+	if (r->outputs) {
+		ret = cmd_repro_outputs_only(r);
+		free(r);
+		return ret;
 	}
 	if (r->send_commands) {
 		ret = cmd_repro_send_commands(r->send_commands,
@@ -1727,11 +1933,10 @@ int cmd_repro_main(int argc, char **argv)
 		util_copy(r->disk, sizeof(r->disk), r->disk0, strlen(r->disk0));
 	if (!err && !cmd_repro_stop) {
 		o = cmd_repro_json(r, &res);
-		snprintf(path, sizeof(path), "%s/repro.json", r->dir);
-		if (json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY)) {
-			cmd_repro_say(r, "%s: %s", path, strerror(errno));
+		/* repro.json first: the bundle holds it */
+		if (cmd_repro_save_json(r, r->dir, o) ||
+		    cmd_repro_outputs(r, r->dir, o))
 			ret = CLI_EXIT_FAILURE;
-		}
 		if (r->json)
 			puts(json_object_to_json_string_ext(o,
 				JSON_C_TO_STRING_PRETTY));
@@ -1739,6 +1944,7 @@ int cmd_repro_main(int argc, char **argv)
 			cmd_repro_text(r, &res, o);
 		json_object_put(o);
 	}
+	free(r->log);
 	free(r);
 	return ret;
 }

@@ -15,6 +15,7 @@ repro_py "$out/c/repro.json" "$vidpid" "$out/c/runs" <<'PY' || fail "repro's res
 import json, os, sys
 from repro_check import Repro
 r = Repro(sys.argv[1])
+r.recorded()
 vidpid, runs = sys.argv[2], sys.argv[3]
 r.failed("commands", ("timeout", "abort", "reset", "no-answer"))
 r.fixed("t")
@@ -26,6 +27,7 @@ cmds = json.load(open(os.path.join(runs, t_runs[0])))["commands"]
 r.ok(all(c["answered"] and c["sense"].startswith("5/") for c in cmds),
      f"under t: {[(c['command'], c['sense'], c['ms']) for c in cmds]}")
 PY
+repro_outputs NO_ATA_1X
 expect "$out/repro.txt" "^fix: t: no failure in [0-9]+ runs"
 expect "$out/repro.txt" "options usb-storage quirks=$vidpid:t"
 repro_state_same

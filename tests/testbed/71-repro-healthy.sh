@@ -84,7 +84,16 @@ ok(len(r["runs"]) == 1, "no mitigation tried")
 recs = sorted(os.listdir(sys.argv[2]))
 ok(any("-seq-none" in d for d in recs) and any("-cdm-none" in d for d in recs),
    f"both workloads recorded: {[d for d in recs if '.' not in d]}")
+ok(r["files"] == {"report": "report.html"}, f"files: {r['files']}")
+ok(len(r["recordings"]) == none[0]["runs"] and
+   not any(x["failed"] for x in r["recordings"]), "every run in recordings")
 PY
+grep -q 'Verdict: <b>no-failure</b>' "$out/c/report.html" ||
+	fail "report.html: no verdict"
+for f in "$out"/c/bundle.tar.gz "$out"/c/0001-*.patch "$out/c/unusual-entry.txt"; do
+	[ -e "$f" ] && fail "no run failed, yet $f"
+done
+expect "$out/repro.txt" "^report: /out/c/report.html$"
 expect "$out/repro.err" 'run 1: seq, mitigation none: passed'
 diff "$out/before.state" "$out/after.state" >"$out/state.diff" ||
 	fail "repro changed the system: $(cat "$out/state.diff")"

@@ -7,6 +7,7 @@
 # or MAX_SECTORS_240 (g), and that IGNORE_UAS (u) does not fix it
 # (usb-storage moves 2048 sectors at SuperSpeed).  The udev rule keeps it.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/repro.inc"
 
 vidpid=3d5a:7b21
 rm -rf "$out/c"
@@ -48,6 +49,7 @@ if f["kind"] == "max-sectors":
            'ATTR{queue/max_sectors_kb}="120"' in p for p in f["persist"]),
        "udev rule")
 PY
+repro_outputs MAX_SECTORS_240
 diff "$out/before.state" "$out/after.state" >"$out/state.diff" ||
 	fail "repro changed the system: $(cat "$out/state.diff")"
 echo "ok: after repro: $(tr '\n' ' ' <"$out/after.state")"

@@ -32,6 +32,7 @@ repro_py "$out/c/repro.json" "$vidpid" "$out/c/runs" <<'PY' || fail "repro's res
 import json, os, sys
 from repro_check import Repro
 r = Repro(sys.argv[1])
+r.recorded()
 vidpid, runs = sys.argv[2], sys.argv[3]
 r.failed("probe", ("capacity",))
 r.always_failed()
@@ -51,6 +52,7 @@ for p in probe("e") + probe("u"):
     r.ok(p["kernel_bytes"] == p["rc10_bytes"] == 1 << 30 and p["rc16_bytes"] is None,
          f"{p['driver']}: kernel {p['kernel_bytes']}, no READ CAPACITY(16) sent")
 PY
+repro_outputs NO_READ_CAPACITY_16
 # the recording of a failing probe holds the size the kernel logged
 expect "$out/c/runs/002-probe-none/events.jsonl" '"type":"klog".*\[sd[a-z]+\] 1099513724928 512-byte logical blocks'
 expect "$out/repro.txt" "^fix: e: no failure in [0-9]+ runs"

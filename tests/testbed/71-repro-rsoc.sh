@@ -49,6 +49,7 @@ repro_py "$out/c/repro.json" "$vidpid" "$out/c/runs" <<'PY' || fail "repro's res
 import json, os, sys
 from repro_check import Repro
 r = Repro(sys.argv[1])
+r.recorded()
 vidpid, runs = sys.argv[2], sys.argv[3]
 r.ok(r.r["disk"] is None and r.r["usb"] == "2-1", "the target: USB 2-1, no disk")
 r.failed("probe", ("timeout", "abort", "reset"))
@@ -60,6 +61,7 @@ r.fix("usb-storage-quirk", f"{vidpid}:f")
 recs = [d for d in os.listdir(runs) if os.path.isdir(os.path.join(runs, d))]
 r.ok(len(recs) == sum(t["runs"] for t in r.r["runs"]), f"{len(recs)} recordings, one a run")
 PY
+repro_outputs NO_REPORT_OPCODES
 # the recording of a failing run holds the hang: the abort of the REPORT
 # SUPPORTED OPERATION CODES (MAINTENANCE IN a3, service action 0c)
 expect "$out/c/runs/001-probe-none/events.jsonl" '"type":"klog".*uas_eh_abort_handler 0 uas-tag [0-9]+ inflight:'

@@ -8,6 +8,7 @@
 # afterwards the quirks parameter, the driver and the disk's settings are
 # as before.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/repro.inc"
 
 vidpid=5e1f:0c31
 rm -rf "$out/c"
@@ -64,6 +65,7 @@ ok(len(recs) == total, f"{len(recs)} recordings, {total} runs")
 ok(all(os.path.exists(os.path.join(runs_dir, d, "meta.json")) for d in recs),
    "each a recording (meta.json)")
 PY
+repro_outputs IGNORE_UAS
 # put back as it was
 diff "$out/before.state" "$out/after.state" >"$out/state.diff" ||
 	fail "repro changed the system: $(cat "$out/state.diff")"

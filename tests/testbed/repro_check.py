@@ -65,3 +65,16 @@ class Repro:
         f = self.r["fix"]
         self.ok((f["kind"], f["value"]) == (kind, value),
                 f"fix {f['kind']} {f['value']}")
+
+    def recorded(self):
+        """Every run is in "recordings", as many as the tallies count,
+        the first failing one named by the failure."""
+        recs = self.r.get("recordings", [])
+        self.ok(len(recs) >= sum(t["runs"] for t in self.r["runs"]),
+                f"{len(recs)} runs in recordings")
+        f = self.r.get("failure")
+        if f:
+            first = [x for x in recs if x["failed"]][0]
+            self.ok(first["recording"] == f.get("recording"),
+                    f"the first failing run: {f.get('recording')}")
+        self.ok("report" in self.r.get("files", {}), "report.html named")
