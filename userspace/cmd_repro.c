@@ -40,9 +40,11 @@
 #include "mitigate.h"
 #include "rate.h"
 #include "savefile.h"
+#include "repro_dir.h"
 #include "repro_out.h"
 #include "scsi_pt.h"
 #include "sysfs_usb.h"
+#include "usbdisk.h"
 #include "util.h"
 
 #define CMD_REPRO_NAME		"repro"
@@ -60,6 +62,7 @@
 
 const char cmd_repro_help[] =
 "Usage: usbtrail repro DISK -o DIR --destroy-data [OPTIONS]\n"
+"       usbtrail repro DIRECTORY -o DIR [OPTIONS]\n"
 "       usbtrail repro --restore [--state FILE]\n"
 "       usbtrail repro --outputs DIR [--kernel-tree TREE] [--author WHO]\n"
 "\n"
@@ -116,8 +119,12 @@ const char cmd_repro_help[] =
 "                          soak ('usbtrail stress --profile soak' for\n"
 "                          --soak seconds after 10 s idle: write cycles\n"
 "                          over --size, a collapse if one writes below 0.7\n"
-"                          of the first); the default is\n"
-"                          seq,cdm,commands,probe,flush,soak\n"
+"                          of the first); on a DIRECTORY only seq (one\n"
+"                          file of --size) and files (--size of 16 KiB\n"
+"                          files, 64 to 20000: created, synced, walked\n"
+"                          as ls -lR, read back as find -exec cat); the\n"
+"                          default is seq,cdm,commands,probe,flush,soak,\n"
+"                          on a DIRECTORY seq,files\n"
 "      --soak S            seconds of a soak run (5 to 86400, default 300:\n"
 "                          an SLC cache takes tens of GB to run out)\n"
 "      --confidence P      of 'fixed' (0.5 to 0.999, default 0.95)\n"
@@ -155,7 +162,12 @@ const char cmd_repro_help[] =
 "its USB device or interface (2-1, 2-1:1.0), which also names a disk that\n"
 "never appeared (its probe hangs): then only the probe workload runs.  It\n"
 "must not be mounted or in use.  --destroy-data is not needed when the\n"
-"workloads are only probe, which writes nothing.  Everything repro\n"
+"workloads are only probe, which writes nothing.  A DIRECTORY on a\n"
+"mounted filesystem of a USB disk takes the file-level workloads, with no\n"
+"--destroy-data: only stress's own files are written there (those a\n"
+"stopped run leaves are removed), and DIR must be on another disk.  With\n"
+"the filesystem mounted a quirk cannot be tried (its rebind would pull\n"
+"the disk from under it): only max_sectors_kb is, live.  Everything repro\n"
 "changes (the quirks parameter, the interface's driver, max_sectors_kb,\n"
 "the command timeout) is written to the state file first and put back on\n"
 "every exit; after a crash or a SIGKILL the next run (or --restore) puts\n"
@@ -167,12 +179,17 @@ const char cmd_repro_help[] =
 
 enum cmd_repro_workload {
 	CMD_REPRO_SEQ, CMD_REPRO_CDM, CMD_REPRO_COMMANDS, CMD_REPRO_PROBE,
-	CMD_REPRO_FLUSH, CMD_REPRO_SOAK, CMD_REPRO_NWORK
+	CMD_REPRO_FLUSH, CMD_REPRO_SOAK, CMD_REPRO_FILES, CMD_REPRO_NWORK
 };
 
 static const char *const cmd_repro_workloads[] = {
-	"seq", "cdm", "commands", "probe", "flush", "soak", NULL
+	"seq", "cdm", "commands", "probe", "flush", "soak", "files", NULL
 };
+
+/* the files workload: small files, as a photo or source tree */
+#define CMD_REPRO_FILE_SIZE	(16u << 10)
+#define CMD_REPRO_FILES_MIN	64
+#define CMD_REPRO_FILES_MAX	20000
 
 /* A candidate: quirk letters, or max_sectors_kb through sysfs */
 struct cmd_repro_cand {
@@ -186,7 +203,7 @@ struct cmd_repro_run {
 	bool failed;
 	char kind[24];			/* the first failing incident */
 	char incident[160];		/* its summary */
-	double mbps_write, mbps_read, p99_ms;
+	double mbps_write, mbps_read, p99_ms;	/* p99_ms < 0: not measured */
 	double secs;
 	int stress_rc;
 	bool stress_json;		/* stress wrote its result */
@@ -211,6 +228,7 @@ struct cmd_repro_tally {
 	const char *mitigation;		/* "none", "u", "max_sectors_kb=120" */
 	unsigned int runs, failures, measured;
 	double mbps_write, mbps_read, p99_ms;	/* means, p99: the worst */
+	bool have_p99;			/* a run measured latency */
 	bool fixed;
 	bool no_quirk;			/* a run failed in a way no quirk fixes */
 	char applied[64];		/* "driver usb-storage", "" */
@@ -222,6 +240,10 @@ struct cmd_repro {
 	const char *send_commands;	/* --send-commands DISK */
 	const char *probe;		/* --probe IFACE */
 	bool destroy_data, json, restore_only;
+	bool workloads_set;		/* --workloads given */
+	bool dirmode;			/* DISK is a directory: files only */
+	char target[PATH_MAX];		/* that directory, resolved */
+	struct repro_dir rdir;		/* what was in it */
 	uint64_t budget, size, cmd_timeout, soak;
 	double confidence;
 	unsigned int nwork;
@@ -424,8 +446,9 @@ static void cmd_repro_incidents(const struct cmd_repro *r, const char *rundir,
 /* Throughput and p99 of a run from stress's JSON */
 static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
 {
-	double wb = 0, ws = 0, rb = 0, rs = 0, p99 = 0;
+	double wb = 0, ws = 0, rb = 0, rs = 0, p99 = 0, tb = 0, ts = 0;
 	json_object *o, *phases, *v;
+	bool totals = false, have_p99 = false;
 
 	o = json_object_from_file(path);
 	if (!o)
@@ -459,9 +482,14 @@ static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
 		    json_object_object_get_ex(cy, "write_mbps", &mb))
 			run->soak_slowest = json_object_get_double(mb);
 	}
-	if (json_object_object_get_ex(o, "verify", &v) &&
-	    json_object_object_get_ex(v, "bad_sectors", &v))
-		run->errors += (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "verify", &v)) {
+		json_object *n;
+
+		/* a device's bad sectors, or a directory's bad files */
+		if (json_object_object_get_ex(v, "bad_sectors", &n) ||
+		    json_object_object_get_ex(v, "bad_files", &n))
+			run->errors += (uint64_t)json_object_get_int64(n);
+	}
 	if (json_object_object_get_ex(o, "phases", &phases) &&
 	    json_object_is_type(phases, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(phases); i++) {
@@ -476,9 +504,21 @@ static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
 			if (json_object_object_get_ex(p, "op", &v))
 				w = !strcmp(json_object_get_string(v), "write");
 			if (json_object_object_get_ex(p, "lat_p99_us", &v) &&
-			    json_object_get_double(v) / 1000 > p99)
-				p99 = json_object_get_double(v) / 1000;
-			if (w) {
+			    json_object_is_type(v, json_type_double)) {
+				have_p99 = true;
+				if (json_object_get_double(v) / 1000 > p99)
+					p99 = json_object_get_double(v) / 1000;
+			}
+			/*
+			 * a directory's write+fsync (create+sync) is the
+			 * rate of its parts together: only it counts
+			 */
+			if (w && json_object_object_get_ex(p, "total", &v) &&
+			    json_object_get_boolean(v)) {
+				totals = true;
+				tb += b;
+				ts += s;
+			} else if (w) {
 				wb += b;
 				ws += s;
 			} else {
@@ -487,9 +527,14 @@ static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
 			}
 		}
 	}
+	if (totals) {
+		wb = tb;
+		ws = ts;
+	}
 	run->mbps_write = ws > 0 ? wb / ws / 1e6 : 0;
 	run->mbps_read = rs > 0 ? rb / rs / 1e6 : 0;
-	run->p99_ms = p99;
+	/* a directory's phases time no single I/O: no latency */
+	run->p99_ms = have_p99 ? p99 : -1;
 	json_object_put(o);
 }
 
@@ -504,8 +549,30 @@ static void cmd_repro_stress_args(const struct cmd_repro *r,
 	snprintf(size, len, "%llu", (unsigned long long)
 		 (w == CMD_REPRO_FLUSH && r->size > CMD_REPRO_FLUSH_MAX ?
 		  CMD_REPRO_FLUSH_MAX : r->size));
+	if (w == CMD_REPRO_FILES) {
+		/* --size of 16 KiB files, sync-heavy: create, syncfs, walk, read */
+		uint64_t n = r->size / CMD_REPRO_FILE_SIZE;
+
+		n = n < CMD_REPRO_FILES_MIN ? CMD_REPRO_FILES_MIN :
+		    n > CMD_REPRO_FILES_MAX ? CMD_REPRO_FILES_MAX : n;
+		snprintf(size, len, "%llu", (unsigned long long)n);
+		snprintf(soak, len, "%u", CMD_REPRO_FILE_SIZE);
+		argv[(*argc)++] = "--fs-mode";
+		argv[(*argc)++] = "tree";
+		argv[(*argc)++] = "--files";
+		argv[(*argc)++] = size;
+		argv[(*argc)++] = "--file-size";
+		argv[(*argc)++] = soak;
+		return;
+	}
 	argv[(*argc)++] = "--size";
 	argv[(*argc)++] = size;
+	if (r->dirmode) {
+		/* seq on a directory: one file of --size, a copy of an ISO */
+		argv[(*argc)++] = "--fs-mode";
+		argv[(*argc)++] = "large";
+		return;
+	}
 	if (w == CMD_REPRO_FLUSH) {
 		argv[(*argc)++] = "--reset-check";
 		return;
@@ -524,6 +591,20 @@ static void cmd_repro_stress_args(const struct cmd_repro *r,
 		argv[(*argc)++] = "--duration";
 		argv[(*argc)++] = "1";
 	}
+}
+
+/* stress's files that stopped runs left in the directory, removed */
+static void cmd_repro_dir_clean(const struct cmd_repro *r)
+{
+	char kept[NAME_MAX + 1];
+	int n = repro_dir_clean(&r->rdir, kept, sizeof(kept));
+
+	if (n < 0)
+		cmd_repro_say(r, "%s: %s", r->target, strerror(-n));
+	else if (kept[0])
+		cmd_repro_say(r, "%s/%s: a stopped run's directory kept: it "
+			      "holds what stress does not make", r->target,
+			      kept);
 }
 
 /*
@@ -598,8 +679,10 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 		argv[argc++] = size;
 	} else {
 		argv[argc++] = "stress";
-		argv[argc++] = dev;
-		argv[argc++] = "--destroy-data";
+		/* a directory: only stress's own files are written there */
+		argv[argc++] = r->dirmode ? r->target : dev;
+		if (!r->dirmode)
+			argv[argc++] = "--destroy-data";
 		argv[argc++] = "--json";
 		argv[argc++] = "-q";
 		cmd_repro_stress_args(r, w, size, soak, sizeof(size), argv,
@@ -673,6 +756,9 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	}
 	cmd_repro_child = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* a stopped run of stress leaves its files: removed at once */
+	if (r->dirmode && !cmd_repro_stop)
+		cmd_repro_dir_clean(r);
 	run->secs = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	r->run_secs += run->secs;
@@ -759,6 +845,8 @@ static void cmd_repro_tally_add(struct cmd_repro_tally *t,
 	t->measured++;
 	t->mbps_write = (t->mbps_write * n + run->mbps_write) / (n + 1);
 	t->mbps_read = (t->mbps_read * n + run->mbps_read) / (n + 1);
+	if (run->p99_ms >= 0)
+		t->have_p99 = true;
 	if (run->p99_ms > t->p99_ms)
 		t->p99_ms = run->p99_ms;
 }
@@ -779,6 +867,7 @@ static void cmd_repro_tally_add_all(struct cmd_repro_tally *t,
 	t->runs += from->runs;
 	t->failures += from->failures;
 	t->no_quirk |= from->no_quirk;
+	t->have_p99 |= from->have_p99;
 	if (from->p99_ms > t->p99_ms)
 		t->p99_ms = from->p99_ms;
 }
@@ -833,6 +922,15 @@ static int cmd_repro_apply(struct cmd_repro *r, const struct cmd_repro_cand *c,
 	char drv[32];
 	int err;
 
+	if (r->dirmode) {
+		/* no rebind under a mounted filesystem: sysfs only, live */
+		snprintf(t->applied, sizeof(t->applied), "live, driver %s",
+			 r->driver);
+		if (!c || !c->kb)
+			return 0;
+		return mitigate_disk_attr(&r->st, r->disk,
+					  MITIGATE_MAX_SECTORS_KB, c->kb);
+	}
 	err = mitigate_quirk(&r->st, flags, drv, sizeof(drv));
 	if (err)
 		return err;
@@ -964,6 +1062,12 @@ static int cmd_repro_campaign(struct cmd_repro *r, struct cmd_repro_result *res)
 		struct cmd_repro_tally *t = &r->tally[r->ntally++];
 
 		t->mitigation = cand->name;
+		if (cand->letter && r->dirmode) {
+			snprintf(t->skipped, sizeof(t->skipped),
+				 "the disk is mounted: a quirk needs a rebind, "
+				 "which would pull it from under the filesystem");
+			continue;
+		}
 		if (cand->letter == 'u' && strcmp(r->driver, "uas")) {
 			snprintf(t->skipped, sizeof(t->skipped),
 				 "the disk runs on %s, not uas",
@@ -1055,6 +1159,9 @@ static json_object *cmd_repro_json(const struct cmd_repro *r,
 	json_object_object_add(o, "disk", r->disk[0] ?
 			       json_object_new_string(r->disk) : NULL);
 	json_object_object_add(o, "usb", json_object_new_string(r->usb));
+	/* directory mode: where stress wrote its files; null: the disk */
+	json_object_object_add(o, "directory", r->dirmode ?
+			       json_object_new_string(r->target) : NULL);
 	json_object_object_add(o, "id", json_object_new_string(id));
 	json_object_object_add(o, "driver", json_object_new_string(r->driver));
 	json_object_object_add(o, "failed", json_object_new_boolean(res->failed));
@@ -1099,7 +1206,7 @@ static json_object *cmd_repro_json(const struct cmd_repro *r,
 		json_object_object_add(v, "mbps_read", t->measured ?
 				       json_object_new_double(t->mbps_read) :
 				       NULL);
-		json_object_object_add(v, "p99_ms", t->measured ?
+		json_object_object_add(v, "p99_ms", t->measured && t->have_p99 ?
 				       json_object_new_double(t->p99_ms) : NULL);
 		if (t->applied[0])
 			json_object_object_add(v, "applied",
@@ -1191,8 +1298,10 @@ static void cmd_repro_text(const struct cmd_repro *r,
 
 		printf("%u runs without a mitigation, none failed", t->runs);
 		if (t->measured)
-			printf("; write %.0f MB/s, read %.0f MB/s, p99 %.1f ms",
-			       t->mbps_write, t->mbps_read, t->p99_ms);
+			printf("; write %.0f MB/s, read %.0f MB/s",
+			       t->mbps_write, t->mbps_read);
+		if (t->measured && t->have_p99)
+			printf(", p99 %.1f ms", t->p99_ms);
 		printf("\nverdict: no-failure within the budget of %llu s\n",
 		       (unsigned long long)r->budget);
 		cmd_repro_text_files(r, o);
@@ -1215,9 +1324,16 @@ static void cmd_repro_text(const struct cmd_repro *r,
 			       t->fixed ? "yes" : "no", "-", "-", "-");
 			continue;
 		}
-		printf("%-20s %5u %9u %6s %11.0f %10.0f %8.1f\n", t->mitigation,
-		       t->runs, t->failures, t->fixed ? "yes" : "no",
-		       t->mbps_write, t->mbps_read, t->p99_ms);
+		{
+			char p99[16] = "-";
+
+			if (t->have_p99)
+				snprintf(p99, sizeof(p99), "%.1f", t->p99_ms);
+			printf("%-20s %5u %9u %6s %11.0f %10.0f %8s\n",
+			       t->mitigation, t->runs, t->failures,
+			       t->fixed ? "yes" : "no", t->mbps_write,
+			       t->mbps_read, p99);
+		}
 	}
 	printf("\nverdict: %s\n", res->verdict);
 	if (res->fix >= 0) {
@@ -1513,6 +1629,7 @@ static int cmd_repro_parse(struct cmd_repro *r, int argc, char **argv)
 		case CMD_REPRO_OPT_WORKLOADS:
 			if (cmd_repro_parse_workloads(r, optarg))
 				return CLI_EXIT_USAGE;
+			r->workloads_set = true;
 			break;
 		case CMD_REPRO_OPT_CONFIDENCE:
 			errno = 0;
@@ -1689,6 +1806,104 @@ static int cmd_repro_iface_id(struct cmd_repro *r)
  * disk; one with no disk (its probe hangs, or failed) takes only the probe
  * workload.
  */
+/*
+ * The workloads a target takes: a directory the file-level ones (what is
+ * written there is stress's own files), a disk the others
+ */
+static int cmd_repro_check_workloads(struct cmd_repro *r)
+{
+	if (r->dirmode && !r->workloads_set) {
+		r->nwork = 2;
+		r->work[0] = CMD_REPRO_SEQ;
+		r->work[1] = CMD_REPRO_FILES;
+	}
+	for (unsigned int i = 0; i < r->nwork; i++) {
+		enum cmd_repro_workload w = r->work[i];
+
+		if (r->dirmode && w != CMD_REPRO_SEQ && w != CMD_REPRO_FILES)
+			return cli_usage_error(CMD_REPRO_NAME, "--workloads %s: "
+					       "needs the whole disk; on a "
+					       "directory repro runs seq and "
+					       "files", cmd_repro_workloads[w]);
+		if (!r->dirmode && w == CMD_REPRO_FILES)
+			return cli_usage_error(CMD_REPRO_NAME, "--workloads "
+					       "files: needs a directory on a "
+					       "mounted filesystem of the disk");
+	}
+	return 0;
+}
+
+/* the disk an existing path (or its nearest existing parent) is on, or "" */
+static void cmd_repro_disk_of_path(const char *path, char *disk, size_t len)
+{
+	char p[PATH_MAX];
+	struct usbdisk_where w;
+	struct stat st;
+
+	disk[0] = '\0';
+	util_copy(p, sizeof(p), path, strlen(path));
+	while (stat(p, &st)) {
+		char *slash = strrchr(p, '/');
+
+		if (!slash)
+			snprintf(p, sizeof(p), ".");
+		else if (slash == p)
+			p[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!usbdisk_where_dev(st.st_dev, &w))
+		util_copy(disk, len, w.disk.ident.disk,
+			  strlen(w.disk.ident.disk));
+}
+
+/* A directory on a mounted filesystem of a USB disk */
+static int cmd_repro_target_dir(struct cmd_repro *r, const struct stat *st)
+{
+	struct usbdisk_where w;
+	char out[32];
+	int err;
+
+	if (!realpath(r->disk_arg, r->target)) {
+		cmd_repro_say(r, "%s: %s", r->disk_arg, strerror(errno));
+		return -errno;
+	}
+	if (usbdisk_where_dev(st->st_dev, &w) || !w.usb) {
+		cmd_repro_say(r, "%s: not on a USB disk (%s)", r->disk_arg,
+			      w.block[0] ? w.block : "not on a block device");
+		return -ENODEV;
+	}
+	if (access(r->target, W_OK | X_OK)) {
+		cmd_repro_say(r, "%s: %s", r->disk_arg, errno == EROFS ?
+			      "a read-only filesystem" : strerror(errno));
+		return -errno;
+	}
+	util_copy(r->disk, sizeof(r->disk), w.disk.ident.disk,
+		  strlen(w.disk.ident.disk));
+	err = sysfs_usb_iface_from_block(r->disk, r->iface, sizeof(r->iface));
+	if (err) {
+		cmd_repro_say(r, "%s: %s is not a USB disk", r->disk_arg,
+			      r->disk);
+		return err;
+	}
+	err = cmd_repro_iface_id(r);
+	if (err)
+		return err;
+	/* a failing disk would take the recordings with it */
+	cmd_repro_disk_of_path(r->dir, out, sizeof(out));
+	if (!strcmp(out, r->disk)) {
+		cmd_repro_say(r, "%s: on the disk under test (%s): the "
+			      "recordings go elsewhere", r->dir, r->disk);
+		return -EINVAL;
+	}
+	err = repro_dir_snapshot(&r->rdir, r->target);
+	if (err) {
+		cmd_repro_say(r, "%s: %s", r->target, strerror(-err));
+		return err;
+	}
+	return cmd_repro_mkdirs(r);
+}
+
 static int cmd_repro_target(struct cmd_repro *r)
 {
 	struct blkdev_open_opts bo = {
@@ -1698,8 +1913,11 @@ static int cmd_repro_target(struct cmd_repro *r)
 	char real[PATH_MAX], rel[PATH_MAX], why[BLKDEV_WHY_MAX];
 	struct blkdev_target t;
 	const char *name;
+	struct stat st;
 	int err;
 
+	if (r->dirmode && !stat(r->disk_arg, &st))
+		return cmd_repro_target_dir(r, &st);
 	if (!cmd_repro_usb_arg(r->disk_arg, r->iface, sizeof(r->iface))) {
 		char disk[32];
 
@@ -1896,7 +2114,25 @@ int cmd_repro_main(int argc, char **argv)
 		free(r);
 		return CLI_EXIT_OK;
 	}
-	if (!r->destroy_data && !cmd_repro_probe_only(r)) {
+	{
+		struct stat st;
+
+		r->dirmode = !stat(r->disk_arg, &st) && S_ISDIR(st.st_mode);
+	}
+	ret = cmd_repro_check_workloads(r);
+	if (ret) {
+		free(r);
+		return ret;
+	}
+	if (r->dirmode && r->destroy_data) {
+		ret = cli_usage_error(CMD_REPRO_NAME, "%s: a directory: repro "
+				      "writes only its own files there, "
+				      "--destroy-data is not for it",
+				      r->disk_arg);
+		free(r);
+		return ret;
+	}
+	if (!r->destroy_data && !cmd_repro_probe_only(r) && !r->dirmode) {
 		cmd_repro_say(r, "%s: repro writes all over the disk: give "
 			      "--destroy-data", r->disk_arg);
 		free(r);
@@ -1928,6 +2164,8 @@ int cmd_repro_main(int argc, char **argv)
 			      "--restore' tries again", why);
 		ret = CLI_EXIT_FAILURE;
 	}
+	if (r->dirmode)
+		cmd_repro_dir_clean(r);
 	/* the disk after the restore; the name given if it is not back yet */
 	if (cmd_repro_find_disk(r, 10))
 		util_copy(r->disk, sizeof(r->disk), r->disk0, strlen(r->disk0));

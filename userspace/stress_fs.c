@@ -36,8 +36,6 @@
 #include "util.h"
 
 #define STRESS_FS_GENERATION	1u
-#define STRESS_FS_MAX_DEPTH	8	/* of the walk, below the run dir */
-#define STRESS_FS_NAME_MAX	64
 #define STRESS_FS_PROGRESS_S	0.1	/* between progress calls */
 
 static const char *const stress_fs_problems[] = {

@@ -32,6 +32,8 @@ enum stress_fs_mode {
 
 #define STRESS_FS_SECTOR	512u
 #define STRESS_FS_PREFIX	"usbtrail-stress-"
+#define STRESS_FS_MAX_DEPTH	8	/* of the walk, below the run dir */
+#define STRESS_FS_NAME_MAX	64
 #define STRESS_FS_MANIFEST	".usbtrail-stress"
 #define STRESS_FS_MANIFEST_LEN	512u	/* fixed: rewritten in place */
 #define STRESS_FS_PER_DIR	64u	/* tree: files in a leaf directory */
