@@ -27,7 +27,7 @@ UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:print_stacktrace=
 export ASAN_OPTIONS UBSAN_OPTIONS
 n=0 failed=0
 for t in usbdesc kmsg modrec recording usbmon pcapng report tracerec btf \
-	scrub; do
+	scrub quirks_patch; do
 	n=$((n + 1))
 	case $t in
 	usbdesc) corpus=$b/corpus ;;

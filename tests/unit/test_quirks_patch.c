@@ -225,6 +225,8 @@ static void test_quirks_patch_bad(void **state)
 	assert_int_equal(quirks_patch_diff(&b, table, strlen(table) - 1, "f",
 					   &e, &st), -EINVAL);
 	assert_int_equal(quirks_patch_diff(&b, "", 0, "f", &e, &st), -EINVAL);
+	assert_int_equal(quirks_patch_diff(&b, "UNUSUAL_DEV(\0\n", 14, "f", &e,
+					   &st), -EINVAL);
 	/* an entry cut off before its "),": not an entry */
 	{
 		static const char cut[] = "UNUSUAL_DEV(0x1, 0x2, 0x0, 0x1,\n";

@@ -358,7 +358,8 @@ int quirks_patch_diff(struct util_str *b, const char *text, size_t len,
 	int err = 0;
 
 	memset(st, 0, sizeof(*st));
-	if (!len || text[len - 1] != '\n')
+	/* a C file: whole lines, no NUL */
+	if (!len || text[len - 1] != '\n' || memchr(text, '\0', len))
 		return -EINVAL;
 	n = qp_split(text, len, &l);
 	if (n == (size_t)-1)

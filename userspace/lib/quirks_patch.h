@@ -50,8 +50,8 @@ struct quirks_patch_stat {
  * #endif that closes it), or before the first entry and its comment.  If
  * an entry of the same VID:PID covers e's bcd_min, e's flags are added to
  * it instead.  -ENOENT: text has no UNUSUAL_DEV entry (not a table);
- * -EEXIST: that entry has e's flags already; -EINVAL: unusable flags or a
- * text not ending in a newline.
+ * -EEXIST: that entry has e's flags already; -EINVAL: unusable flags, a
+ * text not ending in a newline, or one holding a NUL.
  */
 int quirks_patch_diff(struct util_str *b, const char *text, size_t len,
 		      const char *path, const struct quirks_entry *e,
