@@ -291,6 +291,19 @@ static int cmd_report_timeline(const struct cmd_report_opts *opts,
 	return CLI_EXIT_OK;
 }
 
+/* DIR holds a repro campaign (repro.json and runs/), not a recording */
+static bool cmd_report_is_campaign(const char *dir)
+{
+	char path[4200];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/repro.json", dir);
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int cmd_report_main(int argc, char **argv)
 {
 	struct cmd_report_opts opts = { .max_size = CMD_REPORT_DEF_SIZE,
@@ -320,6 +333,15 @@ int cmd_report_main(int argc, char **argv)
 
 	recording_init(&rec);
 	ret = recording_load(&rec, opts.dir, &what);
+	if (ret == -ENOENT && cmd_report_is_campaign(opts.dir)) {
+		fprintf(stderr, "usbtrail report: %s: a campaign of usbtrail "
+			"repro, not a recording: its page is %s/report.html "
+			"('usbtrail repro --outputs %s' makes it again); each "
+			"run's recording is in %s/runs/\n", opts.dir, opts.dir,
+			opts.dir, opts.dir);
+		recording_free(&rec);
+		return CLI_EXIT_FAILURE;
+	}
 	if (ret) {
 		fprintf(stderr, "usbtrail report: %s/%s: %s\n", opts.dir, what,
 			strerror(-ret));

@@ -10,7 +10,8 @@
 # joins the device's entry where the table has one; checkpatch.pl finds
 # nothing; the mail holds the failure, each mitigation's runs, the kernel
 # lines and the descriptors.  Without a tree: the mail and the entry.  The
-# bundle holds the campaign.  Bad input: a clear error, nothing written.
+# bundle holds the campaign.  Bad input: a clear error, nothing written;
+# usbtrail report on the campaign says where its page is.
 # The 71-repro-* guest tests make the same files from real campaigns.
 . "$(dirname "$0")/lib.sh"
 
@@ -80,9 +81,8 @@ applied() {
 	echo "$t/drivers/usb/storage/$2"
 }
 
-# in_order FILE: the UNUSUAL_DEV entries' VID:PID, as "vid pid" lines, at
-# least as sorted around HEX_ID as they were: checks that the entry's
-# neighbours are below and above it
+# neighbours FILE VID:PID: the UNUSUAL_DEV entries before and after the
+# one of VID:PID are below and above it
 neighbours() {
 	python3 - "$1" "$2" <<'PY'
 import re, sys
@@ -237,4 +237,9 @@ grep -q "not a campaign's result" "$out/last.err" || fail "no reason given"
 check "bad repro.json kept" "$(cat "$work/bad/repro.json")" '{"verdict": 1}'
 outputs "$c" --author "nobody"
 check "exit, bad --author" "$rc" 2
+# usbtrail report on the campaign: not a recording, and where its page is
+"$bin" report "$c" >"$out/last.out" 2>"$out/last.err"
+check "exit, report of a campaign" "$?" 1
+grep -q "a campaign of usbtrail repro, not a recording: its page is $c/report.html" \
+	"$out/last.err" || fail "report does not point to the campaign's page"
 echo "PASS"
