@@ -538,15 +538,19 @@ static void cmd_repro_measures(const char *path, struct cmd_repro_run *run)
 	json_object_put(o);
 }
 
-/* The stress options of workload @w */
+/*
+ * The stress options of workload @w; @n1 and @n2 (@len bytes each, the
+ * caller's) hold the numbers among them: the size and the soak's seconds,
+ * or the files' count and size
+ */
 static void cmd_repro_stress_args(const struct cmd_repro *r,
-				  enum cmd_repro_workload w, char *size,
-				  char *soak, size_t len, const char **argv,
+				  enum cmd_repro_workload w, char *n1,
+				  char *n2, size_t len, const char **argv,
 				  int *argc)
 {
-	snprintf(soak, len, "%llu", (unsigned long long)r->soak);
+	snprintf(n2, len, "%llu", (unsigned long long)r->soak);
 	/* flush: what a bridge's volatile cache holds, at most */
-	snprintf(size, len, "%llu", (unsigned long long)
+	snprintf(n1, len, "%llu", (unsigned long long)
 		 (w == CMD_REPRO_FLUSH && r->size > CMD_REPRO_FLUSH_MAX ?
 		  CMD_REPRO_FLUSH_MAX : r->size));
 	if (w == CMD_REPRO_FILES) {
@@ -555,18 +559,18 @@ static void cmd_repro_stress_args(const struct cmd_repro *r,
 
 		n = n < CMD_REPRO_FILES_MIN ? CMD_REPRO_FILES_MIN :
 		    n > CMD_REPRO_FILES_MAX ? CMD_REPRO_FILES_MAX : n;
-		snprintf(size, len, "%llu", (unsigned long long)n);
-		snprintf(soak, len, "%u", CMD_REPRO_FILE_SIZE);
+		snprintf(n1, len, "%llu", (unsigned long long)n);
+		snprintf(n2, len, "%u", CMD_REPRO_FILE_SIZE);
 		argv[(*argc)++] = "--fs-mode";
 		argv[(*argc)++] = "tree";
 		argv[(*argc)++] = "--files";
-		argv[(*argc)++] = size;
+		argv[(*argc)++] = n1;
 		argv[(*argc)++] = "--file-size";
-		argv[(*argc)++] = soak;
+		argv[(*argc)++] = n2;
 		return;
 	}
 	argv[(*argc)++] = "--size";
-	argv[(*argc)++] = size;
+	argv[(*argc)++] = n1;
 	if (r->dirmode) {
 		/* seq on a directory: one file of --size, a copy of an ISO */
 		argv[(*argc)++] = "--fs-mode";
@@ -583,7 +587,7 @@ static void cmd_repro_stress_args(const struct cmd_repro *r,
 	} else if (w == CMD_REPRO_SOAK) {
 		argv[(*argc)++] = "soak";
 		argv[(*argc)++] = "--duration";
-		argv[(*argc)++] = soak;
+		argv[(*argc)++] = n2;
 	} else {
 		argv[(*argc)++] = "cdm";
 		argv[(*argc)++] = "--passes";
@@ -651,11 +655,10 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 		if (err)
 			return err;
 	}
-	snprintf(rundir, sizeof(rundir), "%s/runs/%03u-%s-%s", r->dir,
-		 ++r->nruns, cmd_repro_workloads[w], mitigation);
-	snprintf(json, sizeof(json), "%s.json", rundir);
-	snprintf(run->name, sizeof(run->name), "%03u-%s-%s", r->nruns,
+	snprintf(run->name, sizeof(run->name), "%03u-%s-%s", ++r->nruns,
 		 cmd_repro_workloads[w], mitigation);
+	snprintf(rundir, sizeof(rundir), "%s/runs/%s", r->dir, run->name);
+	snprintf(json, sizeof(json), "%s.json", rundir);
 	snprintf(dev, sizeof(dev), "/dev/%s", r->disk);
 	argv[argc++] = "usbtrail";
 	argv[argc++] = "record";
@@ -1801,12 +1804,6 @@ static int cmd_repro_iface_id(struct cmd_repro *r)
 }
 
 /*
- * DISK to its block device name and its USB interface; the safety
- * checks.  A USB interface or device whose disk is there is taken as that
- * disk; one with no disk (its probe hangs, or failed) takes only the probe
- * workload.
- */
-/*
  * The workloads a target takes: a directory the file-level ones (what is
  * written there is stress's own files), a disk the others
  */
@@ -1904,6 +1901,12 @@ static int cmd_repro_target_dir(struct cmd_repro *r, const struct stat *st)
 	return cmd_repro_mkdirs(r);
 }
 
+/*
+ * DISK to its block device name and its USB interface; the safety
+ * checks.  A USB interface or device whose disk is there is taken as that
+ * disk; one with no disk (its probe hangs, or failed) takes only the probe
+ * workload.
+ */
 static int cmd_repro_target(struct cmd_repro *r)
 {
 	struct blkdev_open_opts bo = {
