@@ -30,6 +30,7 @@
 #include "util.h"
 #include "evjson.h"
 #include "lsusb.h"
+#include "meta.h"
 #include "pcapng.h"
 #include "report.h"
 #include "savefile.h"
@@ -712,43 +713,34 @@ static void bundle_descriptors(struct bundle_ctx *c, struct util_str *b)
 		return;
 	}
 	json_object_object_foreach(o, usb, v) {
-		const char *hex = json_object_get_string(v);
-		size_t n = hex ? strlen(hex) / 2 : 0, i;
 		bool ss = false;
-		uint8_t *raw;
 		char *text = NULL;
-		size_t tlen = 0;
+		size_t n, tlen = 0, i;
 		FILE *f;
+		int err;
 
+		(void)v;
 		util_str_printf(b, "\n# Descriptors of usb %s as sysfs had them "
 			      "when recording began (lsusb -v layout)\n", usb);
-		raw = malloc(n + 1);
-		if (!raw) {
-			b->oom = true;
-			break;
-		}
-		for (i = 0; i < n; i++) {
-			unsigned int x;
-
-			if (sscanf(hex + 2 * i, "%2x", &x) != 1)
-				break;
-			raw[i] = (uint8_t)x;
-		}
 		for (i = 0; i < c->r->ndisks; i++)
 			if (!strcmp(c->r->disks[i].usb, usb))
 				ss = c->r->disks[i].device.speed_mbps >= 5000;
-		if (usbdesc_parse_sysfs(raw, n, d) < 0) {
-			util_str_printf(b, "(malformed: %zu bytes)\n", n);
-		} else {
-			f = open_memstream(&text, &tlen);
-			if (f) {
-				lsusb_print(f, d, ss);
-				fclose(f);
-				util_str_put(b, text, tlen);
-			}
-			free(text);
+		err = meta_descriptors_read(c->r->meta, usb, d, &n);
+		if (err == -ENOMEM) {
+			b->oom = true;
+			break;
 		}
-		free(raw);
+		if (err) {
+			util_str_printf(b, "(malformed: %zu bytes)\n", n);
+			continue;
+		}
+		f = open_memstream(&text, &tlen);
+		if (f) {
+			lsusb_print(f, d, ss);
+			fclose(f);
+			util_str_put(b, text, tlen);
+		}
+		free(text);
 	}
 	free(d);
 }

@@ -516,3 +516,33 @@ int meta_parse(const char *buf, size_t len, struct json_object **obj,
 	*out = m;
 	return 0;
 }
+
+int meta_descriptors_read(struct json_object *meta, const char *usb,
+			  struct usbdesc_device *d, size_t *nbytes)
+{
+	const char *hex = meta_str(meta, "descriptors", usb);
+	uint8_t *raw;
+	size_t n;
+	int err = 0;
+
+	*nbytes = 0;
+	if (!hex)
+		return -ENOENT;
+	n = strlen(hex) / 2;
+	*nbytes = n;
+	raw = malloc(n + 1);
+	if (!raw)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		int hi = util_hexval(hex[2 * i]), lo = util_hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			err = -EINVAL;
+		else
+			raw[i] = (uint8_t)(hi << 4 | lo);
+	}
+	if (!err && usbdesc_parse_sysfs(raw, n, d) < 0)
+		err = -EINVAL;
+	free(raw);
+	return err;
+}

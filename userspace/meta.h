@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "record.h"
+#include "usbdesc.h"
 
 #define META_NOTE_LEN	256
 
@@ -59,6 +60,14 @@ int meta_write(const char *dir, const struct meta_record *m, bool done,
  * owns it (json_object_put()).
  */
 struct json_object *meta_descriptors(struct json_object *uas);
+/*
+ * The descriptors meta.json's "descriptors" holds for USB device @usb
+ * ("2-1"), as meta_descriptors() wrote them, parsed into @d
+ * (usbdesc_parse_sysfs()); *@nbytes their length.  0, -ENOENT (none for
+ * @usb), -EINVAL (not hex, or malformed descriptors) or -ENOMEM.
+ */
+int meta_descriptors_read(struct json_object *meta, const char *usb,
+			  struct usbdesc_device *d, size_t *nbytes);
 
 /* What the report takes of meta.json besides the object itself. */
 struct meta_read {

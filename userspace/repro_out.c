@@ -29,6 +29,7 @@
 
 #include "bundle.h"
 #include "lsusb.h"
+#include "meta.h"
 #include "quirks_patch.h"
 #include "recording.h"
 #include "repro_out.h"
@@ -74,16 +75,6 @@ struct repro_out {
 	unsigned long flag;
 };
 
-static const char *repro_out_str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static const char *repro_out_step(const char *name)
 {
 	for (size_t i = 0; name && i < sizeof(repro_out_steps) /
@@ -121,13 +112,23 @@ static void repro_out_wrapf(struct util_str *b, const char *fmt, ...)
 
 static void repro_out_wrapf(struct util_str *b, const char *fmt, ...)
 {
-	char buf[2048];
+	char *text;
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	repro_out_wrap(b, buf);
+	text = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!text) {
+		b->oom = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(text, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	repro_out_wrap(b, text);
+	free(text);
 }
 
 /*
@@ -167,7 +168,9 @@ static void repro_out_sizes(const char *in, char *out, size_t len)
 /* the device's strings from the uas verdict of meta.json */
 static void repro_out_device(struct repro_out *x)
 {
-	json_object *uas, *e, *d, *v;
+	struct usbdesc_device *dev;
+	json_object *uas, *e;
+	size_t n;
 
 	if (!x->rec.meta)
 		return;
@@ -177,50 +180,30 @@ static void repro_out_device(struct repro_out *x)
 			const char *s;
 
 			e = json_object_array_get_idx(uas, i);
-			s = repro_out_str(e, "usb");
-			if (!s || strcmp(s, x->usb) ||
-			    !json_object_object_get_ex(e, "detail", &d))
+			s = meta_str(e, "usb", NULL);
+			if (!s || strcmp(s, x->usb))
 				continue;
-			s = repro_out_str(d, "manufacturer");
+			s = meta_str(e, "detail", "manufacturer");
 			snprintf(x->vendor, sizeof(x->vendor), "%s", s ? s : "");
-			s = repro_out_str(d, "product");
+			s = meta_str(e, "detail", "product");
 			snprintf(x->product, sizeof(x->product), "%s",
 				 s ? s : "");
 		}
-	if (json_object_object_get_ex(x->rec.meta, "descriptors", &d) &&
-	    json_object_object_get_ex(d, x->usb, &v) &&
-	    json_object_is_type(v, json_type_string)) {
-		const char *hex = json_object_get_string(v);
-		size_t n = strlen(hex) / 2;
-		struct usbdesc_device *dev = malloc(sizeof(*dev));
-		uint8_t *raw = malloc(n + 1);
+	dev = malloc(sizeof(*dev));
+	if (dev && !meta_descriptors_read(x->rec.meta, x->usb, dev, &n)) {
 		char *text = NULL;
 		size_t tlen = 0;
-		FILE *f;
+		FILE *f = open_memstream(&text, &tlen);
 
-		for (size_t i = 0; raw && i < n; i++) {
-			int hi = util_hexval(hex[2 * i]);
-			int lo = util_hexval(hex[2 * i + 1]);
-
-			if (hi < 0 || lo < 0) {
-				n = i;
-				break;
-			}
-			raw[i] = (uint8_t)(hi << 4 | lo);
+		x->bcd = dev->bcd_device;
+		if (f) {
+			lsusb_print(f, dev, dev->bcd_usb >= 0x0300);
+			fclose(f);
+			util_str_put(&x->lsusb, text, tlen);
 		}
-		if (dev && raw && usbdesc_parse_sysfs(raw, n, dev) >= 0) {
-			x->bcd = dev->bcd_device;
-			f = open_memstream(&text, &tlen);
-			if (f) {
-				lsusb_print(f, dev, dev->bcd_usb >= 0x0300);
-				fclose(f);
-				util_str_put(&x->lsusb, text, tlen);
-			}
-			free(text);
-		}
-		free(raw);
-		free(dev);
+		free(text);
 	}
+	free(dev);
 }
 
 /* a kernel line about the disk or its USB path */
@@ -267,7 +250,7 @@ static json_object *repro_out_tally(const struct repro_out *x,
 		return NULL;
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
 		json_object *t = json_object_array_get_idx(runs, i);
-		const char *m = repro_out_str(t, "mitigation");
+		const char *m = meta_str(t, "mitigation", NULL);
 
 		if (m && !strcmp(m, name))
 			return t;
@@ -307,8 +290,8 @@ static double repro_out_num(json_object *o, const char *key)
  */
 static void repro_out_pick_flag(struct repro_out *x)
 {
-	const char *kind = repro_out_str(x->fix, "kind");
-	const char *val = repro_out_str(x->fix, "value");
+	const char *kind = meta_str(x->fix, "kind", NULL);
+	const char *val = meta_str(x->fix, "value", NULL);
 	const struct quirks_flag_info *fi;
 
 	x->letter = 0;
@@ -337,13 +320,13 @@ static void repro_out_table(struct util_str *b, const struct repro_out *x)
 			"runs", "failures", "write MB/s", "read MB/s", "p99 ms");
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
 		json_object *t = json_object_array_get_idx(runs, i);
-		const char *m = repro_out_str(t, "mitigation");
+		const char *m = meta_str(t, "mitigation", NULL);
 		double w = repro_out_num(t, "mbps_write");
 		double r = repro_out_num(t, "mbps_read");
 		double p = repro_out_num(t, "p99_ms");
 		char ws[16] = "-", rs[16] = "-", ps[16] = "-";
 
-		if (repro_out_str(t, "skipped"))
+		if (meta_str(t, "skipped", NULL))
 			continue;
 		if (w >= 0)
 			snprintf(ws, sizeof(ws), "%.0f", w);
@@ -385,9 +368,9 @@ static void repro_out_mail(struct util_str *b, const struct repro_out *x,
 	const struct quirks_flag_info *fi = quirks_flag_info(x->flag);
 	json_object *t, *base = repro_out_tally(x, "none");
 	char date[64], mit[2] = { x->letter, 0 };
-	const char *step = repro_out_str(x->failure, "step");
-	const char *kind = repro_out_str(x->failure, "kind");
-	const char *inc = repro_out_str(x->failure, "incident");
+	const char *step = meta_str(x->failure, "step", NULL);
+	const char *kind = meta_str(x->failure, "kind", NULL);
+	const char *inc = meta_str(x->failure, "incident", NULL);
 	char incident[256];
 	double conf = repro_out_num(x->o, "confidence");
 	double rate = repro_out_num(x->failure, "rate_low");
@@ -596,20 +579,20 @@ static void repro_out_html_link(FILE *f, const char *href, const char *tail)
 /* the verdict and the failure in a sentence */
 static void repro_out_html_verdict(FILE *f, const struct repro_out *x)
 {
-	const char *step = repro_out_str(x->failure, "step");
+	const char *step = meta_str(x->failure, "step", NULL);
 
 	fputs("\n<p>Verdict: <b>", f);
 	report_esc(f, x->verdict);
 	fputs("</b>", f);
 	if (x->failure) {
 		fputs(". Failure: ", f);
-		report_esc(f, repro_out_str(x->failure, "kind"));
+		report_esc(f, meta_str(x->failure, "kind", NULL));
 		fputs(" under the ", f);
 		report_esc(f, step);
 		fputs(" workload (", f);
 		report_esc(f, repro_out_step(step));
 		fputs("): ", f);
-		report_esc(f, repro_out_str(x->failure, "incident"));
+		report_esc(f, meta_str(x->failure, "incident", NULL));
 		fprintf(f, ". Its failure rate is at least %.0f%% (%.0f%% "
 			"confidence): a mitigation had to pass %d runs in a row",
 			repro_out_num(x->failure, "rate_low") * 100,
@@ -623,17 +606,17 @@ static void repro_out_html_verdict(FILE *f, const struct repro_out *x)
 static void repro_out_html_fix(FILE *f, const struct repro_out *x,
 			       json_object *files)
 {
-	const char *kind = repro_out_str(x->fix, "kind");
-	const char *patch = repro_out_str(files, "patch");
-	const char *entry = repro_out_str(files, "entry");
-	const char *bundle = repro_out_str(files, "bundle");
+	const char *kind = meta_str(x->fix, "kind", NULL);
+	const char *patch = meta_str(files, "patch", NULL);
+	const char *entry = meta_str(files, "entry", NULL);
+	const char *bundle = meta_str(files, "bundle", NULL);
 	json_object *persist;
 
 	if (kind && strcmp(kind, "none")) {
 		fputs("<h2>The fix</h2>\n<p>", f);
 		report_esc(f, kind);
 		fputs(" ", f);
-		report_esc(f, repro_out_str(x->fix, "value"));
+		report_esc(f, meta_str(x->fix, "value", NULL));
 		fputs(". To keep it:</p>\n<pre>", f);
 		if (json_object_object_get_ex(x->fix, "persist", &persist))
 			for (size_t i = 0; i < json_object_array_length(persist);
@@ -693,11 +676,11 @@ static void repro_out_html_mitigations(FILE *f, const struct repro_out *x)
 	      "read MB/s</th><th>p99 ms</th><th>applied</th></tr>\n", f);
 	for (size_t i = 0; i < json_object_array_length(runs); i++) {
 		json_object *t = json_object_array_get_idx(runs, i);
-		const char *sk = repro_out_str(t, "skipped");
+		const char *sk = meta_str(t, "skipped", NULL);
 		bool fixed = repro_out_bool(t, "fixed");
 
 		fputs("<tr>", f);
-		repro_out_html_str(f, "td", repro_out_str(t, "mitigation"));
+		repro_out_html_str(f, "td", meta_str(t, "mitigation", NULL));
 		if (sk) {
 			fputs("<td colspan=\"7\">skipped: ", f);
 			report_esc(f, sk);
@@ -709,7 +692,7 @@ static void repro_out_html_mitigations(FILE *f, const struct repro_out *x)
 			repro_out_int(t, "failures"),
 			fixed ? "passed" : "failed", fixed ? "yes" : "no");
 		repro_out_html_rates(f, t, true);
-		repro_out_html_str(f, "td", repro_out_str(t, "applied"));
+		repro_out_html_str(f, "td", meta_str(t, "applied", NULL));
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -730,15 +713,15 @@ static void repro_out_html_runs(FILE *f, const struct repro_out *x)
 		bool failed = repro_out_bool(t, "failed");
 
 		fputs("<tr><td>", f);
-		repro_out_html_link(f, repro_out_str(t, "recording"), "/");
+		repro_out_html_link(f, meta_str(t, "recording", NULL), "/");
 		fputs("</td>", f);
-		repro_out_html_str(f, "td", repro_out_str(t, "workload"));
-		repro_out_html_str(f, "td", repro_out_str(t, "mitigation"));
+		repro_out_html_str(f, "td", meta_str(t, "workload", NULL));
+		repro_out_html_str(f, "td", meta_str(t, "mitigation", NULL));
 		fprintf(f, "<td class=\"%s\">", failed ? "failed" : "passed");
 		if (failed) {
-			report_esc(f, repro_out_str(t, "kind"));
+			report_esc(f, meta_str(t, "kind", NULL));
 			fputs(": ", f);
-			report_esc(f, repro_out_str(t, "incident"));
+			report_esc(f, meta_str(t, "incident", NULL));
 		} else {
 			fputs("passed", f);
 		}
@@ -778,7 +761,7 @@ static int repro_out_html(const struct repro_out *x, json_object *files)
 	repro_out_html_runs(f, x);
 	if (x->have_rec) {
 		fputs("<h2>The first failing run</h2>\n<p>", f);
-		repro_out_html_link(f, repro_out_str(x->failure, "recording"),
+		repro_out_html_link(f, meta_str(x->failure, "recording", NULL),
 				    "/report.html");
 		fputs(": its report. Its kernel lines about the disk:</p>\n<pre>",
 		      f);
@@ -807,12 +790,12 @@ static int repro_out_bundle(struct repro_out *x, json_object *files,
 	struct bundle_result br;
 	char txt[4200], html[4200], bundle[4200], json[4200], page[4200];
 	char patch[4200];
-	const char *p = repro_out_str(files, "patch");
+	const char *p = meta_str(files, "patch", NULL);
 	unsigned int n = 0;
 	int err;
 
 	if (!p)
-		p = repro_out_str(files, "entry");
+		p = meta_str(files, "entry", NULL);
 	snprintf(txt, sizeof(txt), "%s/report.txt", x->rundir);
 	snprintf(html, sizeof(html), "%s/report.html", x->rundir);
 	err = report_write_file(txt, report_text_write, &x->rec, &ro,
@@ -896,11 +879,11 @@ int repro_out_write(const struct repro_out_opts *opts, json_object *o,
 	}
 	x->opts = opts;
 	x->o = o;
-	x->verdict = repro_out_str(o, "verdict");
-	x->usb = repro_out_str(o, "usb");
-	x->id = repro_out_str(o, "id");
-	x->driver = repro_out_str(o, "driver");
-	x->disk = repro_out_str(o, "disk");
+	x->verdict = meta_str(o, "verdict", NULL);
+	x->usb = meta_str(o, "usb", NULL);
+	x->id = meta_str(o, "id", NULL);
+	x->driver = meta_str(o, "driver", NULL);
+	x->disk = meta_str(o, "disk", NULL);
 	if (!x->verdict || !x->usb || !x->id ||
 	    sscanf(x->id, "%4x:%4x", &vid, &pid) != 2) {
 		snprintf(msg, msglen, "%s/repro.json: not a campaign's result",
@@ -914,7 +897,7 @@ int repro_out_write(const struct repro_out_opts *opts, json_object *o,
 	json_object_object_get_ex(o, "failure", &x->failure);
 	json_object_object_get_ex(o, "fix", &x->fix);
 	recording_init(&x->rec);
-	rec = repro_out_str(x->failure, "recording");
+	rec = meta_str(x->failure, "recording", NULL);
 	if (rec) {
 		snprintf(x->rundir, sizeof(x->rundir), "%s/%s", opts->dir, rec);
 		err = recording_load(&x->rec, x->rundir, &what);
