@@ -167,11 +167,14 @@ const char cmd_repro_help[] =
 "--destroy-data: only stress's own files are written there (those a\n"
 "stopped run leaves are removed), and DIR must be on another disk.  With\n"
 "the filesystem mounted a quirk cannot be tried (its rebind would pull\n"
-"the disk from under it): only max_sectors_kb is, live.  Everything repro\n"
-"changes (the quirks parameter, the interface's driver, max_sectors_kb,\n"
-"the command timeout) is written to the state file first and put back on\n"
-"every exit; after a crash or a SIGKILL the next run (or --restore) puts\n"
-"it back.  Needs root.\n"
+"the disk from under it): only max_sectors_kb is, live.  A run stops at\n"
+"its first failure; where commands hang, the disk is set offline until\n"
+"the kernel's error handler has failed them (not its five retries, a\n"
+"timeout each: minutes) and then running again (not on a DIRECTORY).\n"
+"Everything repro changes (the quirks parameter, the interface's driver,\n"
+"max_sectors_kb, the command timeout, the disk offline) is written to\n"
+"the state file first and put back on every exit; after a crash or a\n"
+"SIGKILL the next run (or --restore) puts it back.  Needs root.\n"
 "\n"
 "Exit status: 0 a verdict (fixed, not-fixed, detect-only, no-failure), 1\n"
 "the campaign could not run or could not put back what it changed, 2\n"
@@ -213,6 +216,7 @@ struct cmd_repro_run {
 	bool collapse;			/* soak: a cycle below 0.7 of the first */
 	double soak_first, soak_slowest;	/* their write MB/s */
 	bool stopped;			/* stopped at the failure */
+	bool cut;			/* ended by the disk set offline */
 	char name[64];			/* its recording: "003-seq-none" */
 };
 
@@ -428,7 +432,9 @@ static void cmd_repro_incidents(const struct cmd_repro *r, const char *rundir,
 		    !strcmp(json_object_get_string(v), "incident") &&
 		    cmd_repro_is_ours(r, o) && cmd_repro_is_failure(o, &kind) &&
 		    /* the flush workload's own reset is no failure */
-		    (w != CMD_REPRO_FLUSH || strcmp(kind, "reset"))) {
+		    (w != CMD_REPRO_FLUSH || strcmp(kind, "reset")) &&
+		    /* nor the disk offline that cut the run short */
+		    (!run->cut || strcmp(kind, "offline"))) {
 			run->failed = true;
 			util_copy(run->kind, sizeof(run->kind), kind,
 				  strlen(kind));
@@ -612,6 +618,25 @@ static void cmd_repro_dir_clean(const struct cmd_repro *r)
 }
 
 /*
+ * A run stopped at its failure ends only when stress does, and stress
+ * waits in the kernel for the commands that hang: the error handler
+ * retries each (sd's five retries, a timeout each, a reset between them)
+ * before it fails them.  That is minutes with the kernel's 30 s timeout
+ * and tells nothing the first timeout did not.  The disk offline, the
+ * handler's round ends with them failed, and the run with it.  Not on a
+ * directory (the user's filesystem would see its own writes fail) nor in
+ * a probe (its disk is not there yet).
+ */
+static void cmd_repro_cut(struct cmd_repro *r, enum cmd_repro_workload w,
+			  struct cmd_repro_run *run)
+{
+	if (r->dirmode || w == CMD_REPRO_PROBE || !r->disk[0])
+		return;
+	/* the kernel's own state (the handler offlined it) is left */
+	run->cut = !mitigate_disk_offline(&r->st, r->disk, true);
+}
+
+/*
  * Run workload @w once, recorded, under what is applied now.  Returns 0
  * (its outcome in @run) or a negative errno: no disk, or interrupted.
  */
@@ -747,6 +772,7 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 			    (!run->stopped && sysfs_usb_iface_timeouts(r->iface) > tmo0)) {
 				run->stopped = true;
 				kill(pid, SIGTERM);
+				cmd_repro_cut(r, w, run);
 			}
 		}
 		/*
@@ -759,6 +785,15 @@ static int cmd_repro_run(struct cmd_repro *r, enum cmd_repro_workload w,
 	}
 	cmd_repro_child = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (run->cut) {
+		int err = mitigate_disk_offline(&r->st, r->disk, false);
+
+		if (err) {
+			cmd_repro_say(r, "/sys/block/%s/device/state: running "
+				      "again: %s", r->disk, strerror(-err));
+			return err;
+		}
+	}
 	/* a stopped run of stress leaves its files: removed at once */
 	if (r->dirmode && !cmd_repro_stop)
 		cmd_repro_dir_clean(r);
@@ -1266,6 +1301,8 @@ static json_object *cmd_repro_json(const struct cmd_repro *r,
 				       NULL);
 		json_object_object_add(v, "secs",
 				       json_object_new_double(l->run.secs));
+		json_object_object_add(v, "cut_short",
+				       json_object_new_boolean(l->run.cut));
 		json_object_object_add(v, "mbps_write",
 				       json_object_new_double(l->run.mbps_write));
 		json_object_object_add(v, "mbps_read",

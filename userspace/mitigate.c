@@ -69,11 +69,12 @@ static int mitigate_save(const struct mitigate_state *st)
 	}
 	n = snprintf(buf, sizeof(buf),
 		     MITIGATE_MAGIC "\npid %ld\niface %s\nvidpid %04x:%04x\n"
-		     "param%s%s\ndriver %s\nmax_sectors_kb %u\ntimeout %u\n",
+		     "param%s%s\ndriver %s\nmax_sectors_kb %u\ntimeout %u\n"
+		     "offline %d\n",
 		     st->pid_owner, st->iface, st->vid, st->pid,
 		     st->have_param ? "=" : "-none", st->param, st->driver,
 		     st->attr[MITIGATE_MAX_SECTORS_KB],
-		     st->attr[MITIGATE_CMD_TIMEOUT]);
+		     st->attr[MITIGATE_CMD_TIMEOUT], st->offline);
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		return -ENAMETOOLONG;
 	return savefile_write(st->path, buf, (size_t)n, tmp, sizeof(tmp));
@@ -116,6 +117,8 @@ static int mitigate_load(struct mitigate_state *st, const char *path)
 		else if (!strncmp(line, "timeout ", 8))
 			st->attr[MITIGATE_CMD_TIMEOUT] =
 				(unsigned int)strtoul(line + 8, NULL, 10);
+		else if (!strncmp(line, "offline ", 8))
+			st->offline = line[8] == '1';
 	}
 	fclose(f);
 	if (!magic || !st->iface[0] || !sysfs_usb_is_iface_name(st->iface))
@@ -289,6 +292,41 @@ int mitigate_disk_attr(struct mitigate_state *st, const char *disk,
 	return mitigate_write(rel, val);
 }
 
+/* sd's state file takes a name and a newline: "offline\n" */
+int mitigate_disk_offline(struct mitigate_state *st, const char *disk,
+			  bool offline)
+{
+	char rel[PATH_MAX], cur[32];
+	int n, err;
+
+	n = snprintf(rel, sizeof(rel), "/sys/block/%s/device/state", disk);
+	if (n < 0 || (size_t)n >= sizeof(rel))
+		return -ENAMETOOLONG;
+	if (sysfs_usb_read_text(rel, cur, sizeof(cur)) < 0)
+		return -ENOENT;
+	if (!offline) {
+		if (strcmp(cur, "offline"))
+			err = 0;	/* running, or gone through a probe */
+		else
+			err = mitigate_write(rel, "running\n");
+		if (!err && st->offline) {
+			st->offline = false;
+			err = mitigate_save(st);
+		}
+		return err;
+	}
+	if (strcmp(cur, "running"))
+		return -EBUSY;
+	if (!st->offline) {
+		st->offline = true;
+		err = mitigate_save(st);
+		if (err)
+			return err;
+	}
+	st->changed = true;
+	return mitigate_write(rel, "offline\n");
+}
+
 /* The disk of @iface now ("sdb"), or "" */
 void mitigate_disk_of(const char *iface, char *disk, size_t len)
 {
@@ -331,15 +369,16 @@ int mitigate_restore(struct mitigate_state *st, char *why, size_t len)
 			}
 		}
 	}
+	/* the disk may be new (the probe): wait for it a little */
+	for (int i = 0; i < 100 && !disk[0] &&
+	     (st->attr[0] || st->attr[1] || st->offline); i++) {
+		mitigate_disk_of(st->iface, disk, sizeof(disk));
+		if (!disk[0])
+			usleep(50 * 1000);
+	}
 	for (int a = 0; a < 2; a++) {
 		if (!st->attr[a])
 			continue;
-		/* the disk may be new (the probe): wait for it a little */
-		for (int i = 0; i < 100 && !disk[0]; i++) {
-			mitigate_disk_of(st->iface, disk, sizeof(disk));
-			if (!disk[0])
-				usleep(50 * 1000);
-		}
 		if (disk[0] && !mitigate_attr_rel(disk, a, rel, sizeof(rel)) &&
 		    sysfs_usb_read_text(rel, cur, sizeof(cur)) >= 0 &&
 		    strtoul(cur, NULL, 10) != st->attr[a]) {
@@ -351,6 +390,16 @@ int mitigate_restore(struct mitigate_state *st, char *why, size_t len)
 					snprintf(why, len, "%s: %s", rel,
 						 strerror(-e));
 			}
+		}
+	}
+	if (st->offline) {
+		/* gone, or replaced by a probe: nothing to do */
+		e = disk[0] ? mitigate_disk_offline(st, disk, false) : 0;
+		if (e && e != -ENOENT && !err) {
+			err = e;
+			if (why)
+				snprintf(why, len, "/sys/block/%s/device/state: %s",
+					 disk, strerror(-e));
 		}
 	}
 	if (!err && unlink(st->path) && errno != ENOENT)

@@ -32,6 +32,7 @@ struct mitigate_state {
 	char param[MITIGATE_PARAM_MAX];	/* the quirks parameter before */
 	char driver[32];		/* the interface's driver before */
 	unsigned int attr[2];		/* by mitigate_attr: before; 0 unchanged */
+	bool offline;			/* the disk set offline: running again */
 	bool changed;			/* something was changed since begin */
 };
 
@@ -83,12 +84,26 @@ enum mitigate_attr {
 int mitigate_disk_attr(struct mitigate_state *st, const char *disk,
 		       enum mitigate_attr a, unsigned int v);
 
+/*
+ * The SCSI device of block device @disk ("sda") offline (@offline) or
+ * running again: a failing run cut short.  Offline, the error handler
+ * ends the commands it holds at the end of its round instead of retrying
+ * them (scsi_eh_flush_done_q() retries on a device online only), and new
+ * ones fail at once; running again, the kernel rescans it.  Offline is
+ * set only from running (-EBUSY otherwise: the kernel's own state is
+ * left alone) and is kept in the state file first: the restore sets the
+ * disk running again.
+ */
+int mitigate_disk_offline(struct mitigate_state *st, const char *disk,
+			  bool offline);
+
 /* The disk of @iface now ("sdb") into @disk, "" if none */
 void mitigate_disk_of(const char *iface, char *disk, size_t len);
 
 /*
- * Put back what @st changed (the parameter, the driver, max_sectors_kb or
- * the timeout of the interface's disk) and remove the state file; the
+ * Put back what @st changed (the parameter, the driver, max_sectors_kb,
+ * the timeout of the interface's disk, its state) and remove the state
+ * file; the
  * interface is probed again only if its parameter or its driver differs
  * from before.  @why (may be NULL) gets what could not be restored.  It
  * allocates nothing.

@@ -301,6 +301,71 @@ static void test_timeouts_idle(void **state)
 	assert_int_equal(sysfs_usb_disk_idle("sda"), 0);
 }
 
+/*
+ * A failing run cut short: the disk offline only from running, kept in the
+ * state file, running again at the end; killed while offline, the next
+ * run's recovery sets it running
+ */
+static void test_offline_restored(void **state)
+{
+	static const char *const dirs[] = {
+		"/sys/bus/usb/devices/2-1:1.0/host0",
+		"/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0",
+		"/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0/0:0:0:0",
+		"/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0/0:0:0:0/block",
+		"/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0/0:0:0:0/block/sda",
+		"/sys/block",
+	};
+	struct fake *f = *state;
+	struct mitigate_state st;
+	char path[PATH_MAX], dev[PATH_MAX], buf[256], why[256];
+	const char *sda = "/sys/bus/usb/devices/2-1:1.0/host0/target0:0:0/"
+			  "0:0:0:0";
+
+	fake_dirs(f, dirs, sizeof(dirs) / sizeof(dirs[0]));
+	snprintf(path, sizeof(path), "%s/sys/block/sda", f->root);
+	snprintf(dev, sizeof(dev), "%s%s/block/sda", f->root, sda);
+	assert_int_equal(symlink(dev, path), 0);
+	snprintf(path, sizeof(path), "%s/sys/block/sda/device", f->root);
+	snprintf(dev, sizeof(dev), "%s%s", f->root, sda);
+	assert_int_equal(symlink(dev, path), 0);
+	snprintf(buf, sizeof(buf), "%s/state", sda);
+	fake_file(f, buf, "running\n");
+	snprintf(path, sizeof(path), "%s/run/repro.state", f->root);
+
+	assert_int_equal(mitigate_begin(&st, path, "2-1:1.0", 0x1234, 0x5678),
+			 0);
+	assert_int_equal(mitigate_disk_offline(&st, "sda", true), 0);
+	fake_read(f, "/sys/block/sda/device/state", buf, sizeof(buf));
+	assert_string_equal(buf, "offline\n");
+	fake_read(f, "/run/repro.state", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\noffline 1\n"));
+	/* offline already (as the kernel leaves it): not ours to change */
+	assert_int_equal(mitigate_disk_offline(&st, "sda", true), -EBUSY);
+	assert_int_equal(mitigate_disk_offline(&st, "sda", false), 0);
+	fake_read(f, "/sys/block/sda/device/state", buf, sizeof(buf));
+	assert_string_equal(buf, "running\n");
+	fake_read(f, "/run/repro.state", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\noffline 0\n"));
+	/* a disk the kernel offlined itself is not set running */
+	snprintf(buf, sizeof(buf), "%s/state", sda);
+	fake_file(f, buf, "offline\n");
+	assert_int_equal(mitigate_restore(&st, why, sizeof(why)), 0);
+	fake_read(f, "/sys/block/sda/device/state", buf, sizeof(buf));
+	assert_string_equal(buf, "offline\n");
+
+	/* killed while the disk was offline: the recovery sets it running */
+	snprintf(buf, sizeof(buf), "%s/state", sda);
+	fake_file(f, buf, "running\n");
+	assert_int_equal(mitigate_begin(&st, path, "2-1:1.0", 0x1234, 0x5678),
+			 0);
+	assert_int_equal(mitigate_disk_offline(&st, "sda", true), 0);
+	assert_int_equal(mitigate_recover(path, why, sizeof(why)), 1);
+	fake_read(f, "/sys/block/sda/device/state", buf, sizeof(buf));
+	assert_string_equal(buf, "running\n");
+	assert_int_equal(access(path, F_OK), -1);
+}
+
 /* A run killed after its change: the next one puts it back from the file */
 static void test_recover_after_kill(void **state)
 {
@@ -375,6 +440,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeouts_idle,
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_unbind_restored,
+						fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_offline_restored,
 						fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_recover_after_kill,
 						fake_setup, fake_teardown),
