@@ -630,10 +630,23 @@ static void cmd_repro_dir_clean(const struct cmd_repro *r)
 static void cmd_repro_cut(struct cmd_repro *r, enum cmd_repro_workload w,
 			  struct cmd_repro_run *run)
 {
+	int err;
+
 	if (r->dirmode || w == CMD_REPRO_PROBE || !r->disk[0])
 		return;
 	/* the kernel's own state (the handler offlined it) is left */
-	run->cut = !mitigate_disk_offline(&r->st, r->disk, true);
+	err = mitigate_disk_offline(&r->st, r->disk, true);
+	/*
+	 * Cut if the state file says offline was written, even if the
+	 * write said otherwise: the end of the run sets it running again
+	 * wherever it reads offline
+	 */
+	run->cut = r->st.offline;
+	if (err)
+		cmd_repro_say(r, "run %u: /sys/block/%s/device/state not set "
+			      "offline (%s): the run ends when the kernel's "
+			      "error handler gives up", r->nruns, r->disk,
+			      strerror(-err));
 }
 
 /*

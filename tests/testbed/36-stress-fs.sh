@@ -36,7 +36,10 @@ tb --devices uas,bot --timeout 600 -- sh -c '
 	usbtrail stress /mnt/bot --verify-only
 	echo "bot verify exit $?"
 	f=$(ls -d /mnt/bot/usbtrail-stress-*)/d000/d00/f0000005.dat
-	printf X | dd of=$f bs=1 seek=1000 conv=notrunc 2>/dev/null
+	# a byte unlike the one there (a fixed X is it in one file of 256)
+	o=$(dd if=$f bs=1 skip=1000 count=1 2>/dev/null | od -An -tu1 | tr -d " ")
+	printf "\\$(printf %o $(( (o + 1) % 256 )))" |
+		dd of=$f bs=1 seek=1000 conv=notrunc 2>/dev/null
 	umount /mnt/bot && mount -t $fs $TESTBED_BOT /mnt/bot
 	usbtrail stress /mnt/bot --verify-only
 	echo "bot changed exit $?"
