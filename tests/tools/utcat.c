@@ -56,7 +56,9 @@ int main(int argc, char **argv)
 		case 'm': max = strtol(optarg, NULL, 0); break;
 		case 'b': bufsize = strtol(optarg, NULL, 0); break;
 		case 'd': discard = 1; break;
-		case 'L': layout = 0; break;
+		case 'L':
+			layout = 0;
+			break;
 		default: return 2;
 		}
 	}
