@@ -68,6 +68,15 @@ int ut_tp_init(void);
 void ut_tp_exit(void);
 u32 ut_tp_sources(void);
 unsigned int ut_tp_probe_states(struct usbtrail_probe *out, unsigned int max);
+void ut_tp_recheck(void);
+
+/* ut_layout.c */
+void ut_layout_init(void);
+void ut_layout_forget(const char *mod);
+int ut_layout_check(const char *probe, char *why, size_t len);
+long ut_layout_get(void __user *arg);
+long ut_layout_set(const void __user *arg);
+void ut_layout_show(struct seq_file *m);
 
 /* ut_eh.c */
 int ut_eh_init(void);

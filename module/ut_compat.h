@@ -103,9 +103,11 @@ struct xhci_generic_trb;
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 #define UT_TRB_PROTO		void *data, struct xhci_ring *ring,	\
 				struct xhci_generic_trb *trb, dma_addr_t dma
+#define UT_TRB_TYPES		"struct xhci_ring *,struct xhci_generic_trb *,dma_addr_t"
 #else
 #define UT_TRB_PROTO		void *data, struct xhci_ring *ring,	\
 				struct xhci_generic_trb *trb
+#define UT_TRB_TYPES		"struct xhci_ring *,struct xhci_generic_trb *"
 #endif
 
 /*
@@ -121,55 +123,6 @@ static inline void ut_rb_commit(struct trace_buffer *buf,
 	ring_buffer_unlock_commit(buf, ev);
 #endif
 }
-
-/*
- * The ring buffer's page reader: 6.8 wrapped the page in a struct
- * buffer_data_read_page (sub-buffers of any order came with it): 6.1
- * allocates and reads a bare page (void *), 6.12 the wrapper, whose data
- * ring_buffer_read_page_data() gives.  Either way the page is a struct
- * buffer_data_page (kernel/trace/ring_buffer.c, unchanged 5.10 to 7.3):
- * a time stamp, the committed length (with flags in its top bits), then
- * the events.  The handle is a void *, the page's or its wrapper's.
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
-static inline void *ut_rb_alloc_page(struct trace_buffer *buf, int cpu)
-{
-	struct buffer_data_read_page *p;
-
-	return ring_buffer_alloc_read_page(buf, cpu, &p) ? NULL : p;
-}
-
-static inline int ut_rb_read_page(struct trace_buffer *buf, void **p, int cpu)
-{
-	struct buffer_data_read_page *rp = *p;
-
-	return ring_buffer_read_page(buf, rp, ring_buffer_read_page_size(rp),
-				     cpu, 0);
-}
-
-static inline void *ut_rb_page_data(void *p)
-{
-	return ring_buffer_read_page_data(p);
-}
-#else
-static inline void *ut_rb_alloc_page(struct trace_buffer *buf, int cpu)
-{
-	void *p = ring_buffer_alloc_read_page(buf, cpu);
-
-	return IS_ERR_OR_NULL(p) ? NULL : p;
-}
-
-/* 6.1 may swap the page for a full one of the buffer's: *p changes */
-static inline int ut_rb_read_page(struct trace_buffer *buf, void **p, int cpu)
-{
-	return ring_buffer_read_page(buf, p, PAGE_SIZE, cpu, 0);
-}
-
-static inline void *ut_rb_page_data(void *p)
-{
-	return p;
-}
-#endif
 
 /*
  * xhci_handle_port_status: 6.1 passes (u32 hcd_portnum, u32 portsc) and
@@ -195,6 +148,9 @@ struct ut_xhci_port_head {
 };
 
 #define UT_PORTSC_PROTO		void *data, struct xhci_port *port, u32 portsc
+#define UT_PORTSC_TYPES		"struct xhci_port *,u32"
+/* the probe reads the mirror's members: ut_tables.h's rows of them */
+#define UT_IF_XHCI_PORT(rows)	rows
 
 static inline void ut_portsc_where(struct xhci_port *xport, u16 *busnum,
 				   u16 *portnum)
@@ -206,6 +162,8 @@ static inline void ut_portsc_where(struct xhci_port *xport, u16 *busnum,
 }
 #else
 #define UT_PORTSC_PROTO		void *data, u32 port, u32 portsc
+#define UT_PORTSC_TYPES		"u32,u32"
+#define UT_IF_XHCI_PORT(rows)
 
 static inline void ut_portsc_where(u32 port, u16 *busnum, u16 *portnum)
 {
@@ -213,6 +171,22 @@ static inline void ut_portsc_where(u32 port, u16 *busnum, u16 *portnum)
 	*portnum = port + 1;
 }
 #endif
+
+/*
+ * The kernels the module was tested on (tools/kernels.conf): outside,
+ * it says so once at load.
+ */
+#define UT_TESTED_FIRST		KERNEL_VERSION(5, 10, 0)
+#define UT_TESTED_LAST		KERNEL_VERSION(7, 3, 255)
+
+/* Whether this kernel is outside them; its major and minor version */
+static inline bool ut_kernel_untested(unsigned int *major, unsigned int *minor)
+{
+	*major = LINUX_VERSION_CODE >> 16;
+	*minor = (LINUX_VERSION_CODE >> 8) & 0xff;
+	return LINUX_VERSION_CODE < UT_TESTED_FIRST ||
+	       LINUX_VERSION_CODE > UT_TESTED_LAST;
+}
 
 /*
  * The probes' prototypes, checked at compile time.  UT_TP_CHECK() for a

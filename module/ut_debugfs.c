@@ -12,7 +12,10 @@
  *            bytes and errors (ut_stats.c)
  *   stats    records produced and lost, flight recorder size, sources
  *   probes   each probe: attached, waiting for its module, failed (with
- *            the errno) or an alias of a renamed handler (ut_tp.c, ut_eh.c)
+ *            the errno), an alias of a renamed handler (ut_tp.c, ut_eh.c),
+ *            or unverified (with why)
+ *   layout   each fact of the kernel's private declarations the probes
+ *            rely on: verified against BTF, not, and why (ut_layout.c)
  *   trigger  write N: emits N USBTRAIL_REC_MARK records (for tests)
  *
  * The files only show what the other parts keep, and the trigger writes
@@ -81,17 +84,30 @@ static int ut_debugfs_probes_show(struct seq_file *m, void *v)
 	if (!p)
 		return -ENOMEM;
 	n = ut_probes(p, USBTRAIL_PROBES_MAX);
-	for (i = 0; i < n; i++)
-		seq_printf(m, "probe=%s kind=%s state=%s error=%d source=0x%x%s\n",
+	for (i = 0; i < n; i++) {
+		const char *event = strchr(p[i].name, ':');
+		char why[256] = "";
+
+		if (p[i].state == USBTRAIL_PROBE_UNVERIFIED && event)
+			ut_layout_check(event + 1, why, sizeof(why));
+		seq_printf(m, "probe=%s kind=%s state=%s error=%d source=0x%x%s%s%s\n",
 			   p[i].name, p[i].kind == USBTRAIL_PROBE_TRACEPOINT ?
 			   "tracepoint" : "kretprobe",
 			   ut_probe_state_name(p[i].state), p[i].error,
 			   p[i].source, p[i].flags & USBTRAIL_PROBE_F_BUILTIN ?
-			   " builtin=1" : "");
+			   " builtin=1" : "", why[0] ? " why=" : "", why);
+	}
 	kfree(p);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ut_debugfs_probes);
+
+static int ut_debugfs_layout_show(struct seq_file *m, void *v)
+{
+	ut_layout_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ut_debugfs_layout);
 
 #define UT_TRIGGER_MAX	1000000
 
@@ -139,6 +155,8 @@ void ut_debugfs_init(void)
 	debugfs_create_file("stats", 0400, dir, NULL, &ut_debugfs_stats_fops);
 	debugfs_create_file("probes", 0400, dir, NULL,
 			    &ut_debugfs_probes_fops);
+	debugfs_create_file("layout", 0400, dir, NULL,
+			    &ut_debugfs_layout_fops);
 	debugfs_create_file("trigger", 0200, dir, NULL,
 			    &ut_debugfs_trigger_fops);
 	ut_debugfs_dir = dir;

@@ -6,8 +6,9 @@
  * than one record gets -EINVAL.  It blocks until a record is there unless
  * O_NONBLOCK (then -EAGAIN); poll() reports POLLIN when one is.  One
  * reader at a time: a second open() gets -EBUSY, since records are
- * consumed.  USBTRAIL_IOC_INFO returns struct usbtrail_info; any other
- * ioctl gets -ENOTTY.  Root only (mode 0600, and CAP_SYS_ADMIN).
+ * consumed.  USBTRAIL_IOC_INFO returns struct usbtrail_info,
+ * USBTRAIL_IOC_LAYOUT_GET and _SET read and answer the layout table
+ * (ut_layout.c); any other ioctl gets -ENOTTY.  Root only (mode 0600, and CAP_SYS_ADMIN).
  *
  * Writers never wait for the reader: while the device is open it is
  * registered with the stream (ut_record.c), which wakes it every 512
@@ -168,6 +169,10 @@ static long ut_dev_ioctl(struct file *file, unsigned int cmd,
 	case USBTRAIL_IOC_DISCARD:
 		ut_stream_discard();
 		return 0;
+	case USBTRAIL_IOC_LAYOUT_GET:
+		return ut_layout_get((void __user *)arg);
+	case USBTRAIL_IOC_LAYOUT_SET:
+		return ut_layout_set((const void __user *)arg);
 	default:
 		return -ENOTTY;
 	}

@@ -16,6 +16,7 @@
 #include <linux/moduleparam.h>
 
 #include "ut.h"
+#include "ut_compat.h"
 
 static unsigned int stream_kb = 1024;
 module_param(stream_kb, uint, 0444);
@@ -57,14 +58,20 @@ const char *ut_probe_state_name(u8 state)
 	case USBTRAIL_PROBE_ATTACHED:	return "attached";
 	case USBTRAIL_PROBE_FAILED:	return "failed";
 	case USBTRAIL_PROBE_ALIAS:	return "alias";
+	case USBTRAIL_PROBE_UNVERIFIED:	return "unverified";
 	}
 	return "?";
 }
 
 static int __init ut_init(void)
 {
+	unsigned int major, minor;
 	int ret;
 
+	if (ut_kernel_untested(&major, &minor))
+		pr_warn("kernel %u.%u is outside the range usbtrail.ko was tested on (5.10 to 7.3): probes on private declarations attach only where BTF verifies them\n",
+			major, minor);
+	ut_layout_init();
 	ret = ut_stream_init((unsigned long)clamp(stream_kb, 64U, 65536U) *
 			     1024);
 	if (ret)

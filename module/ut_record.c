@@ -56,24 +56,16 @@ static u64 ut_lost_reported;
 static DEFINE_MUTEX(ut_read_lock);
 
 /*
- * The reader's page of each CPU: what ring_buffer_read_page() took out of
- * that CPU's buffer and ut_stream_read() has not handed over yet.  The
- * events of a struct buffer_data_page (kernel/trace/ring_buffer.c) begin
- * after its time stamp and commit; off and len are offsets into them.
- * Allocated on first use, in read(); all under ut_read_lock but for the
- * unlocked looks of ut_stream_empty() at off and len.
+ * The record each CPU's buffer gave up last and ut_stream_read() has not
+ * handed over yet: the reader merges the CPUs by time, so it holds the
+ * oldest record of each.  Records leave the buffer through
+ * ring_buffer_consume(), the ring buffer's own reader: nothing here knows
+ * how it lays out its pages.  All under ut_read_lock but for the unlocked
+ * look of ut_stream_empty() at full.
  */
-struct ut_data_page_head {
-	u64 time_stamp;
-	local_t commit;
-	unsigned char data[];
-};
-
-#define UT_RB_COMMIT_FLAGS	(3UL << 30)	/* RB_MISSED_EVENTS, _STORED */
-
 struct ut_rpage {
-	void *page;			/* ut_rb_alloc_page()'s handle */
-	unsigned int off, len;
+	struct usbtrail_record rec;
+	bool full;
 };
 
 static struct ut_rpage *ut_rpages;	/* [nr_cpu_ids] */
@@ -185,14 +177,8 @@ int ut_stream_init(unsigned long bytes_per_cpu)
  */
 void ut_stream_exit(void)
 {
-	int cpu;
-
 	WARN_ON(!list_empty(&ut_readers));
 	irq_work_sync(&ut_wake_work);
-	for (cpu = 0; ut_rpages && cpu < nr_cpu_ids; cpu++)
-		if (ut_rpages[cpu].page)
-			ring_buffer_free_read_page(ut_stream, cpu,
-						   ut_rpages[cpu].page);
 	kfree(ut_rpages);
 	ut_rpages = NULL;
 	if (ut_stream)
@@ -229,9 +215,10 @@ void ut_emit(struct usbtrail_record *rec)
 }
 
 /*
- * No record waits, in the buffers or the reader's pages.  Without the
- * read lock (poll, the tick): a page being read may look one way or the
- * other, which costs a spurious wakeup or one that waits for the tick.
+ * No record waits, in the buffers or held by the reader.  Without the
+ * read lock (poll, the tick): a record being taken may look one way or
+ * the other, which costs a spurious wakeup or one that waits for the
+ * tick.
  */
 bool ut_stream_empty(void)
 {
@@ -241,95 +228,34 @@ bool ut_stream_empty(void)
 		return false;
 	for_each_online_cpu(cpu)
 		if (!ring_buffer_empty_cpu(ut_stream, cpu) ||
-		    READ_ONCE(ut_rpages[cpu].off) < READ_ONCE(ut_rpages[cpu].len))
+		    READ_ONCE(ut_rpages[cpu].full))
 			return false;
 	return true;
 }
 
 /*
- * The next record of a reader's page, skipping padding and time
- * extends; NULL when the page has none left.  ut_read_lock held.
- */
-static const struct usbtrail_record *ut_rpage_peek(struct ut_rpage *rp)
-{
-	const struct ut_data_page_head *head;
-	struct ring_buffer_event *ev;
-	unsigned int size;
-
-	while (rp->off + sizeof(u32) <= rp->len) {
-		head = ut_rb_page_data(rp->page);
-		ev = (struct ring_buffer_event *)(head->data + rp->off);
-		switch (ev->type_len) {
-		case RINGBUF_TYPE_PADDING:
-			if (!ev->time_delta ||
-			    rp->off + 2 * sizeof(u32) > rp->len) {
-				rp->off = rp->len;	/* the page's end */
-				return NULL;
-			}
-			rp->off += sizeof(u32) + ev->array[0];
-			continue;
-		case RINGBUF_TYPE_TIME_EXTEND:
-		case RINGBUF_TYPE_TIME_STAMP:
-			rp->off += 2 * sizeof(u32);
-			continue;
-		default:
-			break;
-		}
-		/* data: its length in the header, or in array[0] */
-		if (ev->type_len)
-			size = sizeof(u32) + ev->type_len * sizeof(u32);
-		else if (rp->off + 2 * sizeof(u32) <= rp->len)
-			size = sizeof(u32) + ev->array[0];
-		else
-			size = rp->len;		/* cut short: ends the page */
-		if (rp->off + size > rp->len ||
-		    ring_buffer_event_length(ev) < sizeof(struct usbtrail_record)) {
-			WARN_ONCE(1, "usbtrail: malformed ring buffer page\n");
-			rp->off = rp->len;
-			return NULL;
-		}
-		return ring_buffer_event_data(ev);
-	}
-	return NULL;
-}
-
-/* Past the record ut_rpage_peek() returned. */
-static void ut_rpage_advance(struct ut_rpage *rp)
-{
-	const struct ut_data_page_head *head = ut_rb_page_data(rp->page);
-	struct ring_buffer_event *ev;
-
-	ev = (struct ring_buffer_event *)(head->data + rp->off);
-	WRITE_ONCE(rp->off, rp->off + sizeof(u32) +
-		   (ev->type_len ? ev->type_len * sizeof(u32) : ev->array[0]));
-}
-
-/*
- * The next record of @cpu: from its page, or from a page read anew out
- * of its buffer when that one is done.  ut_read_lock held; sleeps (the
- * first page's allocation).
+ * The oldest record of @cpu not handed over yet, NULL if there is none.
+ * An event shorter than a record (none is written) is dropped, counted
+ * lost.  ut_read_lock held.
  */
 static const struct usbtrail_record *ut_stream_cpu_next(int cpu)
 {
 	struct ut_rpage *rp = &ut_rpages[cpu];
-	const struct usbtrail_record *rec = rp->page ? ut_rpage_peek(rp) : NULL;
-	const struct ut_data_page_head *head;
-	int ret;
+	struct ring_buffer_event *ev;
 
-	if (rec || ring_buffer_empty_cpu(ut_stream, cpu))
-		return rec;
-	if (!rp->page) {
-		rp->page = ut_rb_alloc_page(ut_stream, cpu);
-		if (!rp->page)
+	while (!rp->full) {
+		ev = ring_buffer_consume(ut_stream, cpu, NULL, NULL);
+		if (!ev)
 			return NULL;
+		if (ring_buffer_event_length(ev) < sizeof(rp->rec)) {
+			WARN_ONCE(1, "usbtrail: short ring buffer event\n");
+			atomic64_inc(&ut_lost);
+			continue;
+		}
+		memcpy(&rp->rec, ring_buffer_event_data(ev), sizeof(rp->rec));
+		WRITE_ONCE(rp->full, true);
 	}
-	ret = ut_rb_read_page(ut_stream, &rp->page, cpu);
-	if (ret < 0)
-		return NULL;
-	head = ut_rb_page_data(rp->page);
-	WRITE_ONCE(rp->len, local_read(&head->commit) & ~UT_RB_COMMIT_FLAGS);
-	WRITE_ONCE(rp->off, ret);
-	return ut_rpage_peek(rp);
+	return &rp->rec;
 }
 
 /*
@@ -365,7 +291,7 @@ static bool ut_stream_read_one(struct usbtrail_record *rec)
 	if (best < 0)
 		return false;
 	memcpy(rec, first, sizeof(*rec));
-	ut_rpage_advance(&ut_rpages[best]);
+	WRITE_ONCE(ut_rpages[best].full, false);
 	return true;
 }
 
@@ -394,7 +320,7 @@ void ut_stream_discard(void)
 
 	mutex_lock(&ut_read_lock);
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		WRITE_ONCE(ut_rpages[cpu].off, ut_rpages[cpu].len);
+		WRITE_ONCE(ut_rpages[cpu].full, false);
 	/* writers meanwhile find it disabled: dropped, counted in ut_lost */
 	ring_buffer_reset(ut_stream);
 	/*

@@ -213,4 +213,42 @@ enum ut_xhci_trb_type {
 #define UT_XHCI_SLOT_ID(f3)	(((f3) >> 24) & 0xff)
 #define UT_XHCI_EP_ID(f3)	(((f3) >> 16) & 0x1f)
 
+/*
+ * The layout table (uapi's USBTRAIL_IOC_LAYOUT_GET, ut_layout.c): every
+ * fact of xhci-hcd's private declarations the module's probes rely on.
+ * X(kind, module, what, probe, type, offset, size): a tracepoint's
+ * parameters after the data pointer (type), or a member of a structure
+ * mirrored in ut_compat.h (its type, offset and size).  A probe attaches
+ * only once each of its facts is verified against the running kernel's
+ * BTF.  The types, the mirror and whether the port tracepoint passes
+ * struct xhci_port (UT_IF_XHCI_PORT()) differ by kernel: ut_compat.h,
+ * which the place that expands the table includes.
+ */
+#define UT_LAYOUT_FACTS(X)						\
+	X(TRACEPOINT, "xhci_hcd", "xhci_handle_event",			\
+	  "xhci_handle_event", UT_TRB_TYPES, 0, 0)			\
+	X(TRACEPOINT, "xhci_hcd", "xhci_handle_command",		\
+	  "xhci_handle_command", UT_TRB_TYPES, 0, 0)			\
+	X(TRACEPOINT, "xhci_hcd", "xhci_handle_port_status",		\
+	  "xhci_handle_port_status", UT_PORTSC_TYPES, 0, 0)		\
+	X(TRACEPOINT, "xhci_hcd", "xhci_urb_enqueue",			\
+	  "xhci_urb_enqueue", "struct urb *", 0, 0)			\
+	X(TRACEPOINT, "xhci_hcd", "xhci_urb_giveback",			\
+	  "xhci_urb_giveback", "struct urb *", 0, 0)			\
+	X(TRACEPOINT, "xhci_hcd", "xhci_urb_dequeue",			\
+	  "xhci_urb_dequeue", "struct urb *", 0, 0)			\
+	UT_IF_XHCI_PORT(UT_LAYOUT_PORT(X))
+
+/* the mirror's members the port probe reads (6.8 on) */
+#define UT_LAYOUT_PORT(X)						\
+	X(MEMBER, "xhci_hcd", "xhci_port.hcd_portnum",			\
+	  "xhci_handle_port_status", "int",				\
+	  offsetof(struct ut_xhci_port_head, hcd_portnum), sizeof(int))	\
+	X(MEMBER, "xhci_hcd", "xhci_port.rhub",				\
+	  "xhci_handle_port_status", "struct xhci_hub *",		\
+	  offsetof(struct ut_xhci_port_head, rhub), sizeof(void *))	\
+	X(MEMBER, "xhci_hcd", "xhci_hub.hcd",				\
+	  "xhci_handle_port_status", "struct usb_hcd *",		\
+	  offsetof(struct ut_xhci_hub_head, hcd), sizeof(void *))
+
 #endif /* UT_TABLES_H */

@@ -26,6 +26,7 @@
 struct ut_tp_slot {
 	const struct ut_probe *probe;
 	struct tracepoint *tp;		/* non-NULL while attached */
+	struct tracepoint *pending;	/* found, its layout not verified */
 	u8 state;			/* enum usbtrail_probe_state */
 	int error;			/* of the last attempt */
 	bool warned;			/* its one warning is out */
@@ -82,13 +83,15 @@ static void ut_tp_missing(const char *mod)
 	lockdep_assert_held(&ut_tp_lock);
 	for (i = 0; i < ut_tp_nslots; i++) {
 		s = &ut_tp_slots[i];
-		if (s->tp || s->state == USBTRAIL_PROBE_FAILED ||
+		if (s->tp || s->pending || s->state == USBTRAIL_PROBE_FAILED ||
 		    !!mod != !!s->probe->module ||
 		    (mod && strcmp(mod, s->probe->module)))
 			continue;
 		ut_tp_failed(s, -ENOENT);
 	}
 }
+
+static void ut_tp_attach_slot(struct ut_tp_slot *s, struct tracepoint *tp);
 
 /*
  * Attach the probe meant for tracepoint tp of module `mod` (NULL: core;
@@ -100,7 +103,6 @@ static void ut_tp_attach(struct tracepoint *tp, const char *mod)
 {
 	struct ut_tp_slot *s;
 	unsigned int i;
-	int ret;
 
 	lockdep_assert_held(&ut_tp_lock);
 	for (i = 0; i < ut_tp_nslots; i++) {
@@ -110,16 +112,45 @@ static void ut_tp_attach(struct tracepoint *tp, const char *mod)
 		if (mod && (!s->probe->module ||
 			    strcmp(mod, s->probe->module)))
 			continue;
-		ret = tracepoint_probe_register(tp, s->probe->func, NULL);
-		if (ret) {
-			ut_tp_failed(s, ret);
-			continue;
-		}
-		s->tp = tp;
 		s->builtin = !mod && s->probe->module;
-		s->state = USBTRAIL_PROBE_ATTACHED;
-		s->error = 0;
+		ut_tp_attach_slot(s, tp);
 	}
+}
+
+/*
+ * Attach slot @s's probe to @tp if what it takes for granted of the
+ * kernel's private declarations is verified (ut_layout.c); else keep @tp
+ * until it is, and say why once.  ut_tp_lock held.
+ */
+static void ut_tp_attach_slot(struct ut_tp_slot *s, struct tracepoint *tp)
+{
+	char why[256];
+	int ret;
+
+	lockdep_assert_held(&ut_tp_lock);
+	ret = ut_layout_check(s->probe->name, why, sizeof(why));
+	if (ret) {
+		s->pending = tp;
+		s->state = USBTRAIL_PROBE_UNVERIFIED;
+		s->error = ret == -EAGAIN ? 0 : ret;
+		/* a mismatch is said where it is found (ut_layout.c) */
+		if (ret == -ENOENT && !s->warned) {
+			s->warned = true;
+			pr_warn("probe %s:%s not attached: %s\n",
+				s->probe->module ?: "vmlinux", s->probe->name,
+				why);
+		}
+		return;
+	}
+	s->pending = NULL;
+	ret = tracepoint_probe_register(tp, s->probe->func, NULL);
+	if (ret) {
+		ut_tp_failed(s, ret);
+		return;
+	}
+	s->tp = tp;
+	s->state = USBTRAIL_PROBE_ATTACHED;
+	s->error = 0;
 }
 
 /* ut_tp_lock held. */
@@ -130,6 +161,32 @@ static void ut_tp_detach_slot(struct ut_tp_slot *s)
 	s->tp = NULL;
 	s->state = USBTRAIL_PROBE_WAITING;
 	s->error = 0;
+}
+
+/*
+ * The layout table has new answers: attach the probes that waited for
+ * them, and detach those whose facts the answers no longer verify (a
+ * BTF that now says otherwise: the probe reads nothing more with the
+ * layout it expects).  Process context; takes ut_tp_lock.
+ */
+void ut_tp_recheck(void)
+{
+	struct tracepoint *tp;
+	unsigned int i;
+
+	mutex_lock(&ut_tp_lock);
+	for (i = 0; i < ut_tp_nslots; i++) {
+		struct ut_tp_slot *s = &ut_tp_slots[i];
+
+		if (s->tp && ut_layout_check(s->probe->name, NULL, 0)) {
+			tp = s->tp;
+			ut_tp_detach_slot(s);
+			ut_tp_attach_slot(s, tp);	/* keeps it pending */
+		} else if (s->pending && !s->tp) {
+			ut_tp_attach_slot(s, s->pending);
+		}
+	}
+	mutex_unlock(&ut_tp_lock);
 }
 
 static int ut_tp_module_notify(struct notifier_block *nb, unsigned long val,
@@ -154,9 +211,12 @@ static int ut_tp_module_notify(struct notifier_block *nb, unsigned long val,
 				continue;
 			if (s->tp)
 				ut_tp_detach_slot(s);
+			s->pending = NULL;
 			s->state = USBTRAIL_PROBE_WAITING;
 			s->error = 0;
 		}
+		/* the next one may be another build: checked anew */
+		ut_layout_forget(mod->name);
 	}
 	mutex_unlock(&ut_tp_lock);
 	return NOTIFY_OK;

@@ -334,6 +334,8 @@ struct cmd_record_ctx {
 	/* the module's USBTRAIL_IOC_INFO when it opened: meta.json's probes */
 	struct usbtrail_info module_info;
 	bool have_module_info;
+	/* its layout table, answered from BTF, and the answers */
+	struct usbtrail_layout module_layout, module_layout_btf;
 	bool no_source;			/* no event source opened: exit 3 */
 	struct json_object *uas;
 	struct json_object *descriptors;	/* "2-1": hex, for the report */
@@ -393,6 +395,9 @@ static void cmd_record_meta_fill(const struct cmd_record_ctx *x,
 	m->src = x->src;
 	m->nsrc = x->nsrc;
 	m->module_info = x->have_module_info ? &x->module_info : NULL;
+	m->module_layout = x->module_layout.count ? &x->module_layout : NULL;
+	m->module_layout_btf = x->module_layout.count ?
+			       &x->module_layout_btf : NULL;
 	m->sink = x->sink;
 	m->nsink = x->nsink;
 	m->notes = x->notes;
@@ -592,10 +597,17 @@ static int cmd_record_trace_source(struct cmd_record_ctx *x, int *err)
 		if (!ret) {
 			const struct usbtrail_info *in;
 
+			const struct usbtrail_layout *lt, *lb;
+
 			in = src_module_info(cmd_record_next_src(x));
 			if (in) {	/* kept: the source frees its own */
 				x->module_info = *in;
 				x->have_module_info = true;
+			}
+			src_module_layout(cmd_record_next_src(x), &lt, &lb);
+			if (lt) {
+				x->module_layout = *lt;
+				x->module_layout_btf = *lb;
 			}
 			x->trace_source = "module";
 			x->nsrc++;

@@ -256,6 +256,10 @@ static struct json_object *meta_build(const struct meta_record *m, bool done,
 		if (a)
 			json_object_object_add(o, "module_probes", a);
 	}
+	/* what they read of private declarations, checked against BTF */
+	a = module_probes_layout_json(m->module_layout, m->module_layout_btf);
+	if (a)
+		json_object_object_add(o, "module_layout", a);
 	json_object_object_add(o, "sinks", meta_sinks(m));
 	a = json_object_new_array();
 	for (i = 0; i < m->nnotes; i++)

@@ -35,6 +35,8 @@ struct meta_record {
 	const char *trace_source;	/* "module", "tracefs", or NULL */
 	/* the module's USBTRAIL_IOC_INFO when it opened, or NULL */
 	const struct usbtrail_info *module_info;
+	/* its layout table and the BTF's answers (module_probes.h), or NULL */
+	const struct usbtrail_layout *module_layout, *module_layout_btf;
 	const struct rec_source *src;
 	unsigned int nsrc;
 	const struct rec_sink *sink;

@@ -5,9 +5,16 @@
  * and what is missing said in the report.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "btf.h"
 #include "module_probes.h"
 
 int module_probes_info(int fd, struct usbtrail_info *info)
@@ -32,6 +39,7 @@ const char *module_probes_state_name(unsigned int state)
 	case USBTRAIL_PROBE_ATTACHED:	return "attached";
 	case USBTRAIL_PROBE_FAILED:	return "failed";
 	case USBTRAIL_PROBE_ALIAS:	return "alias";
+	case USBTRAIL_PROBE_UNVERIFIED:	return "unverified";
 	default:			return "?";
 	}
 }
@@ -127,11 +135,21 @@ unsigned int module_probes_missing(FILE *f, struct json_object *probes,
 		int err = 0;
 
 		if (!name || !state || (strcmp(state, "failed") &&
-					strcmp(state, "waiting")))
+					strcmp(state, "waiting") &&
+					strcmp(state, "unverified")))
 			continue;
 		if (json_object_object_get_ex(p, "error", &e))
 			err = json_object_get_int(e);
-		if (!strcmp(state, "failed"))
+		if (!strcmp(state, "unverified"))
+			snprintf(buf, sizeof(buf), "module probe %s (%s) did "
+				 "not attach: what it reads of the kernel's "
+				 "private declarations %s (meta.json's "
+				 "module_layout); the recording has none of its "
+				 "records", name, kind ? kind : "?",
+				 err == -EPROTO ? "differs in the kernel's BTF" :
+				 err == -ENOENT ? "is in no BTF of the kernel" :
+				 "was not checked against the kernel's BTF");
+		else if (!strcmp(state, "failed"))
 			snprintf(buf, sizeof(buf), "module probe %s (%s) did "
 				 "not attach: error %d (%s); the recording has "
 				 "none of its records", name, kind ? kind : "?",
@@ -146,4 +164,208 @@ unsigned int module_probes_missing(FILE *f, struct json_object *probes,
 		n++;
 	}
 	return n;
+}
+
+/* -- the layout table -- */
+
+/* The BTFs read for one answer: vmlinux's and each module's, once */
+struct module_probes_btfs {
+	const char *dir;		/* $USBTRAIL_BTF_DIR, or NULL */
+	struct btf *vmlinux;
+	char names[USBTRAIL_LAYOUT_MAX][USBTRAIL_LAYOUT_NAME_LEN];
+	struct btf *mods[USBTRAIL_LAYOUT_MAX];
+	unsigned int nmods;
+};
+
+/* Module @name's BTF split on vmlinux's; vmlinux's if it has none (built in) */
+static struct btf *module_probes_btf(struct module_probes_btfs *b,
+				     const char *name)
+{
+	char path[PATH_MAX];
+	struct btf *m;
+	unsigned int i;
+
+	for (i = 0; i < b->nmods; i++)
+		if (!strcmp(b->names[i], name))
+			return b->mods[i] ? b->mods[i] : b->vmlinux;
+	if (!b->vmlinux || b->nmods >= USBTRAIL_LAYOUT_MAX)
+		return b->vmlinux;
+	if (b->dir) {
+		snprintf(path, sizeof(path), "%s/%s", b->dir, name);
+		m = btf__parse_split(path, b->vmlinux);
+	} else {
+		m = btf__load_module_btf(name, b->vmlinux);
+	}
+	if (libbpf_get_error(m))
+		m = NULL;
+	snprintf(b->names[b->nmods], sizeof(b->names[0]), "%s", name);
+	b->mods[b->nmods++] = m;
+	return m ? m : b->vmlinux;
+}
+
+/* Row @row answered from @b: FOUND with what it says, or NO_BTF */
+static void module_probes_answer(struct module_probes_btfs *b,
+				 struct usbtrail_layout_fact *row)
+{
+	char type[USBTRAIL_LAYOUT_TYPE_LEN], st[USBTRAIL_LAYOUT_WHAT_LEN];
+	struct btf *btf = module_probes_btf(b, row->module);
+	uint32_t off = 0, size = 0;
+	char *member;
+	int err = -ENOENT;
+
+	if (btf && row->kind == USBTRAIL_LAYOUT_TRACEPOINT) {
+		err = btf_tracepoint_params(btf, row->what, type, sizeof(type));
+	} else if (btf && row->kind == USBTRAIL_LAYOUT_MEMBER) {
+		snprintf(st, sizeof(st), "%s", row->what);
+		member = strchr(st, '.');
+		if (member) {
+			*member++ = '\0';
+			err = btf_member(btf, st, member, &off, &size, type,
+					 sizeof(type));
+		}
+	}
+	memset(row->type, 0, sizeof(row->type));
+	row->offset = row->size = 0;
+	if (err) {
+		row->state = USBTRAIL_LAYOUT_NO_BTF;
+		return;
+	}
+	row->state = USBTRAIL_LAYOUT_FOUND;
+	snprintf(row->type, sizeof(row->type), "%s", type);
+	row->offset = off;
+	row->size = size;
+}
+
+int module_probes_layout(int fd, struct usbtrail_layout *t,
+			 struct usbtrail_layout *btf)
+{
+	struct module_probes_btfs b = { .dir = getenv("USBTRAIL_BTF_DIR") };
+	char path[PATH_MAX];
+	libbpf_print_fn_t print;
+	unsigned int i;
+	int err = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (ioctl(fd, USBTRAIL_IOC_LAYOUT_GET, t))
+		return -errno;
+	if (t->count > USBTRAIL_LAYOUT_MAX) {
+		memset(t, 0, sizeof(*t));
+		return -EPROTO;
+	}
+	if (b.dir && !*b.dir)
+		b.dir = NULL;
+	/* a miss (no BTF at all, a driver built in) is an answer here */
+	print = libbpf_set_print(NULL);
+	if (b.dir) {
+		snprintf(path, sizeof(path), "%s/vmlinux", b.dir);
+		b.vmlinux = btf__parse(path, NULL);
+	} else {
+		b.vmlinux = btf__load_vmlinux_btf();
+	}
+	if (libbpf_get_error(b.vmlinux))
+		b.vmlinux = NULL;
+	for (i = 0; i < t->count; i++) {
+		struct usbtrail_layout_fact *row = &t->facts[i];
+
+		/* terminated by the module; not trusted to be */
+		row->module[sizeof(row->module) - 1] = '\0';
+		row->what[sizeof(row->what) - 1] = '\0';
+		module_probes_answer(&b, row);
+	}
+	libbpf_set_print(print);
+	for (i = 0; i < b.nmods; i++)
+		btf__free(b.mods[i]);
+	btf__free(b.vmlinux);
+	if (btf)
+		*btf = *t;
+	if (ioctl(fd, USBTRAIL_IOC_LAYOUT_SET, t) ||
+	    ioctl(fd, USBTRAIL_IOC_LAYOUT_GET, t))
+		err = -errno;
+	if (err || t->count > USBTRAIL_LAYOUT_MAX)
+		memset(t, 0, sizeof(*t));
+	return err;
+}
+
+/* a row's fixed-size string as a C string */
+static struct json_object *module_probes_jstr(const char *s, size_t len)
+{
+	return json_object_new_string_len(s, (int)strnlen(s, len));
+}
+
+/* what the BTF said of row @f, as the expectation is put; "" for none */
+static void module_probes_said(const struct usbtrail_layout_fact *f,
+			       char *out, size_t len)
+{
+	int n = (int)strnlen(f->type, sizeof(f->type));
+
+	if (f->state != USBTRAIL_LAYOUT_FOUND)
+		snprintf(out, len, "%s", "");
+	else if (f->kind == USBTRAIL_LAYOUT_MEMBER)
+		snprintf(out, len, "%.*s at %u (%u bytes)", n, f->type,
+			 f->offset, f->size);
+	else
+		snprintf(out, len, "(%.*s)", n, f->type);
+}
+
+struct json_object *module_probes_layout_json(const struct usbtrail_layout *t,
+					      const struct usbtrail_layout *btf)
+{
+	static const char *const states[] = {
+		[USBTRAIL_LAYOUT_UNCHECKED] = "unchecked",
+		[USBTRAIL_LAYOUT_VERIFIED] = "verified",
+		[USBTRAIL_LAYOUT_MISMATCH] = "mismatch",
+		[USBTRAIL_LAYOUT_NO_BTF] = "no-btf",
+	};
+	struct json_object *a, *k;
+	unsigned int i;
+
+	if (!t || !t->count || t->count > USBTRAIL_LAYOUT_MAX)
+		return NULL;
+	a = json_object_new_array();
+	for (i = 0; a && i < t->count; i++) {
+		const struct usbtrail_layout_fact *f = &t->facts[i];
+		struct usbtrail_layout_fact said = *f;
+		char exp[USBTRAIL_LAYOUT_TYPE_LEN + 32];
+		unsigned int j;
+
+		k = json_object_new_object();
+		json_object_object_add(k, "module", module_probes_jstr(
+				       f->module, sizeof(f->module)));
+		json_object_object_add(k, "what", module_probes_jstr(
+				       f->what, sizeof(f->what)));
+		json_object_object_add(k, "probe", module_probes_jstr(
+				       f->probe, sizeof(f->probe)));
+		json_object_object_add(k, "kind", json_object_new_string(
+			f->kind == USBTRAIL_LAYOUT_MEMBER ? "member" :
+			"tracepoint"));
+		json_object_object_add(k, "state", json_object_new_string(
+			f->state < sizeof(states) / sizeof(states[0]) &&
+			states[f->state] ? states[f->state] : "?"));
+		said.state = USBTRAIL_LAYOUT_FOUND;
+		module_probes_said(&said, exp, sizeof(exp));
+		json_object_object_add(k, "expected",
+				       json_object_new_string(exp));
+		/* the answer given for the same row, if one was */
+		for (j = 0; btf && j < btf->count && j < USBTRAIL_LAYOUT_MAX; j++)
+			if (btf->facts[j].kind == f->kind &&
+			    !strncmp(btf->facts[j].module, f->module,
+				     sizeof(f->module)) &&
+			    !strncmp(btf->facts[j].what, f->what,
+				     sizeof(f->what)))
+				break;
+		if (btf && j < btf->count && j < USBTRAIL_LAYOUT_MAX) {
+			module_probes_said(&btf->facts[j], exp, sizeof(exp));
+			json_object_object_add(k, "btf", exp[0] ?
+					       json_object_new_string(exp) :
+					       NULL);
+		}
+		if (f->flags & USBTRAIL_LAYOUT_F_BUILD)
+			json_object_object_add(k, "verified_by",
+					       json_object_new_string("build"));
+		else if (f->state == USBTRAIL_LAYOUT_VERIFIED)
+			json_object_object_add(k, "verified_by",
+					       json_object_new_string("btf"));
+		json_object_array_add(a, k);
+	}
+	return a;
 }

@@ -126,6 +126,14 @@ int src_module_attach(struct rec_source *s, struct rec *r, int fd);
  */
 struct usbtrail_info;
 const struct usbtrail_info *src_module_info(const struct rec_source *s);
+/*
+ * The layout table of the module source @s as it answered it from BTF
+ * when it opened, and the answers (module_probes.h); NULLs if none.
+ */
+struct usbtrail_layout;
+void src_module_layout(const struct rec_source *s,
+		       const struct usbtrail_layout **table,
+		       const struct usbtrail_layout **btf);
 int src_tracefs_open(struct rec_source *s, struct rec *r);
 int src_kmsg_open(struct rec_source *s, struct rec *r);
 /*

@@ -25,6 +25,8 @@ struct src_module {
 	uint8_t buf[SRC_MODULE_BATCH * USBTRAIL_RECORD_SIZE];
 	uint64_t lost_total;
 	struct usbtrail_info info;	/* when opened; zero if attached */
+	/* its layout table once answered, and the BTF's answers */
+	struct usbtrail_layout layout, layout_btf;
 };
 
 static void src_module_record(struct rec_source *s, struct rec *r,
@@ -124,8 +126,19 @@ const struct usbtrail_info *src_module_info(const struct rec_source *s)
 	return m && m->info.abi_version ? &m->info : NULL;
 }
 
+void src_module_layout(const struct rec_source *s,
+		       const struct usbtrail_layout **table,
+		       const struct usbtrail_layout **btf)
+{
+	const struct src_module *m = s->priv;
+
+	*table = m && m->layout.count ? &m->layout : NULL;
+	*btf = m && m->layout.count ? &m->layout_btf : NULL;
+}
+
 int src_module_open(struct rec_source *s, struct rec *r)
 {
+	struct usbtrail_layout layout, btf;
 	struct usbtrail_info info;
 	int fd, ret;
 
@@ -142,10 +155,21 @@ int src_module_open(struct rec_source *s, struct rec *r)
 		close(fd);
 		return -EPROTO;
 	}
+	/*
+	 * The probes on private declarations attach once the BTF verifies
+	 * them: answered first, the probe table read again.  A module
+	 * without the table (ENOTTY) attached them without it.
+	 */
+	if (!module_probes_layout(fd, &layout, &btf))
+		module_probes_info(fd, &info);
+	else
+		layout.count = 0;
 	ret = src_module_attach(s, r, fd);
 	if (ret)
 		return ret;
 	((struct src_module *)s->priv)->info = info;
+	((struct src_module *)s->priv)->layout = layout;
+	((struct src_module *)s->priv)->layout_btf = btf;
 	/*
 	 * What the stream holds is from before the recording (the kernel
 	 * log is read from now on too), and so are the drops while no one

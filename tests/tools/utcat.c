@@ -4,12 +4,15 @@
  * the module's text form (one line each), for the test-bed tests.
  *
  *   utcat [--info] [--idle MS] [--max N] [--bufsize BYTES] [--discard]
- *         [DEVICE]
+ *         [--no-layout] [DEVICE]
  *
  * It reads until no record has come for --idle milliseconds (default
  * 1000) or --max records were printed.  --info prints USBTRAIL_IOC_INFO
  * first.  --bufsize sets the read() size, to test odd sizes.  --discard
  * drains without parsing or printing (a reader that costs nothing).
+ * Opened, it answers the module's layout table from the kernel's BTF, as
+ * usbtrail record does (module_probes_layout()), so that the probes on
+ * private declarations attach; --no-layout leaves it unanswered.
  * SIGTERM or SIGINT ends it once the records read so far are printed,
  * every line whole (a test stops it so).
  */
@@ -26,6 +29,7 @@
 #include <unistd.h>
 
 #include "modrec.h"
+#include "module_probes.h"
 
 int main(int argc, char **argv)
 {
@@ -35,11 +39,12 @@ int main(int argc, char **argv)
 		{ "max", required_argument, NULL, 'm' },
 		{ "bufsize", required_argument, NULL, 'b' },
 		{ "discard", no_argument, NULL, 'd' },
+		{ "no-layout", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dev = USBTRAIL_DEVICE;
 	long idle = 1000, max = -1, bufsize = 64 * USBTRAIL_RECORD_SIZE;
-	int info = 0, discard = 0, c, fd, sfd;
+	int info = 0, discard = 0, layout = 1, c, fd, sfd;
 	sigset_t sigs;
 	long printed = 0;
 	char *buf, line[512];
@@ -51,6 +56,9 @@ int main(int argc, char **argv)
 		case 'm': max = strtol(optarg, NULL, 0); break;
 		case 'b': bufsize = strtol(optarg, NULL, 0); break;
 		case 'd': discard = 1; break;
+		case 'L':
+			layout = 0;
+			break;
 		default: return 2;
 		}
 	}
@@ -64,6 +72,14 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		fprintf(stderr, "utcat: %s: %s\n", dev, strerror(errno));
 		return 1;
+	}
+	if (layout) {
+		struct usbtrail_layout t;
+
+		c = module_probes_layout(fd, &t, NULL);
+		if (c && c != -ENOTTY)
+			fprintf(stderr, "utcat: the layout table: %s\n",
+				strerror(-c));
 	}
 	if (info) {
 		struct usbtrail_info in;

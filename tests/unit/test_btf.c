@@ -218,12 +218,111 @@ static void test_btf_running(void **state)
 	btf__free(b);
 }
 
+/*
+ * What usbtrail.ko's layout table asks, on BTF written with libbpf's
+ * writer as the kernel declares it: a private structure's members and
+ * a tracepoint's probe prototype (typedef btf_trace_X, a pointer to it)
+ */
+static void test_btf_layout(void **state)
+{
+	struct btf *b = btf__new_empty();
+	char buf[128];
+	uint32_t off, size;
+	int uint_, u32, int_, port, hub, hcd, pport, phub, phcd, proto, chr;
+	int cchr, pcchr, pvoid, ptr;
+
+	(void)state;
+	assert_non_null(b);
+	uint_ = btf__add_int(b, "unsigned int", 4, 0);
+	u32 = btf__add_typedef(b, "u32", uint_);
+	int_ = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	chr = btf__add_int(b, "char", 1, BTF_INT_CHAR);
+	cchr = btf__add_const(b, chr);
+	pcchr = btf__add_ptr(b, cchr);
+	pvoid = btf__add_ptr(b, 0);
+	hcd = btf__add_fwd(b, "usb_hcd", BTF_FWD_STRUCT);
+	phcd = btf__add_ptr(b, hcd);
+	hub = btf__add_struct(b, "xhci_hub", 24);
+	assert_int_equal(btf__add_field(b, "ports", pvoid, 0, 0), 0);
+	assert_int_equal(btf__add_field(b, "num_ports", int_, 64, 0), 0);
+	assert_int_equal(btf__add_field(b, "hcd", phcd, 128, 0), 0);
+	phub = btf__add_ptr(b, hub);
+	port = btf__add_struct(b, "xhci_port", 32);
+	assert_int_equal(btf__add_field(b, "addr", pvoid, 0, 0), 0);
+	assert_int_equal(btf__add_field(b, "hw_portnum", int_, 64, 0), 0);
+	assert_int_equal(btf__add_field(b, "hcd_portnum", int_, 96, 0), 0);
+	assert_int_equal(btf__add_field(b, "rhub", phub, 128, 0), 0);
+	assert_int_equal(btf__add_field(b, "name", pcchr, 192, 0), 0);
+	assert_int_equal(btf__add_field(b, "bits", u32, 256, 3), 0);
+	pport = btf__add_ptr(b, port);
+	proto = btf__add_func_proto(b, 0);
+	assert_int_equal(btf__add_func_param(b, "__data", pvoid), 0);
+	assert_int_equal(btf__add_func_param(b, "port", pport), 0);
+	assert_int_equal(btf__add_func_param(b, "portsc", u32), 0);
+	ptr = btf__add_ptr(b, proto);
+	assert_true(btf__add_typedef(b, "btf_trace_xhci_handle_port_status",
+				     ptr) > 0);
+	/* a typedef that is not a pointer to a prototype */
+	assert_true(btf__add_typedef(b, "btf_trace_odd", int_) > 0);
+
+	assert_int_equal(btf_type_str(b, (uint32_t)u32, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "u32");
+	assert_int_equal(btf_type_str(b, (uint32_t)pcchr, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "const char *");
+	assert_int_equal(btf_type_str(b, (uint32_t)pvoid, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "void *");
+	assert_int_equal(btf_type_str(b, (uint32_t)phcd, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "struct usb_hcd *");
+	/* cut: said, not a silent prefix */
+	assert_int_equal(btf_type_str(b, (uint32_t)pport, buf, 8),
+			 -ENAMETOOLONG);
+	assert_int_equal(btf_type_str(b, 9999, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(btf_type_str(b, (uint32_t)proto, buf, sizeof(buf)),
+			 -EINVAL);
+
+	assert_int_equal(btf_member(b, "xhci_port", "hcd_portnum", &off, &size,
+				    buf, sizeof(buf)), 0);
+	assert_int_equal(off, 12);
+	assert_int_equal(size, 4);
+	assert_string_equal(buf, "int");
+	assert_int_equal(btf_member(b, "xhci_port", "rhub", &off, &size, buf,
+				    sizeof(buf)), 0);
+	assert_int_equal(off, 16);
+	assert_int_equal(size, 8);
+	assert_string_equal(buf, "struct xhci_hub *");
+	assert_int_equal(btf_member(b, "xhci_hub", "hcd", &off, &size, buf,
+				    sizeof(buf)), 0);
+	assert_int_equal(off, 16);
+	assert_string_equal(buf, "struct usb_hcd *");
+	/* a bit field, no such member, no such structure */
+	assert_int_equal(btf_member(b, "xhci_port", "bits", &off, &size, buf,
+				    sizeof(buf)), -ENOENT);
+	assert_int_equal(btf_member(b, "xhci_port", "nope", &off, &size, buf,
+				    sizeof(buf)), -ENOENT);
+	assert_int_equal(btf_member(b, "xhci_nope", "rhub", &off, &size, buf,
+				    sizeof(buf)), -ENOENT);
+
+	assert_int_equal(btf_tracepoint_params(b, "xhci_handle_port_status",
+					       buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "struct xhci_port *,u32");
+	assert_int_equal(btf_tracepoint_params(b, "xhci_handle_port_status",
+					       buf, 10), -ENAMETOOLONG);
+	assert_int_equal(btf_tracepoint_params(b, "odd", buf, sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(btf_tracepoint_params(b, "absent", buf, sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(btf_tracepoint_params(NULL, "absent", buf,
+					       sizeof(buf)), -EINVAL);
+	btf__free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_btf_lookup),
 		cmocka_unit_test(test_btf_malformed),
 		cmocka_unit_test(test_btf_running),
+		cmocka_unit_test(test_btf_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -216,6 +216,13 @@ enum usbtrail_probe_state {
 	USBTRAIL_PROBE_ATTACHED,
 	USBTRAIL_PROBE_FAILED,		/* not attached: .error says why */
 	USBTRAIL_PROBE_ALIAS,		/* name absent, another one attached */
+	/*
+	 * not attached: what it takes for granted of the kernel's private
+	 * declarations is not verified (.error 0: not checked yet, -ENOENT:
+	 * no BTF says, -EPROTO: the BTF says otherwise); the layout table
+	 * (USBTRAIL_IOC_LAYOUT_GET) says which fact and why
+	 */
+	USBTRAIL_PROBE_UNVERIFIED,
 };
 
 /* usbtrail_probe.flags */
@@ -282,5 +289,76 @@ struct usbtrail_info {
  * (Modules before it answer ENOTTY: read the stream out instead.)
  */
 #define USBTRAIL_IOC_DISCARD	_IO(USBTRAIL_IOC_MAGIC, 2)
+
+/*
+ * The layout table: what the probes on drivers' private tracepoints take
+ * for granted of the kernel's private declarations, one fact a row: a
+ * tracepoint's parameters (xhci-hcd's are declared in its own
+ * xhci-trace.h) or a member of a private structure (struct xhci_port of
+ * xhci.h, which 6.8's port tracepoint passes).  Such a probe is attached
+ * only when every fact it depends on is verified against the running
+ * kernel's BTF (/sys/kernel/btf/vmlinux and /sys/kernel/btf/MODULE).
+ * The module cannot read BTF; its reader can:
+ *
+ *   USBTRAIL_IOC_LAYOUT_GET: the table, each row with the module's
+ *     expectation in type, offset and size, and its state;
+ *   USBTRAIL_IOC_LAYOUT_SET: the same rows (matched by module, what and
+ *     kind) with what the BTF says in type, offset and size and state
+ *     USBTRAIL_LAYOUT_FOUND, or USBTRAIL_LAYOUT_NO_BTF where it says
+ *     nothing; the module compares, sets each row's state and attaches
+ *     the probes now verified.
+ *
+ * The answers of a driver's rows hold until that driver's module goes.
+ * Modules before the table answer ENOTTY (and attach without it).
+ */
+enum usbtrail_layout_kind {
+	/* type: its parameters' types after the data pointer, as C spells
+	 * them, joined by ","
+	 */
+	USBTRAIL_LAYOUT_TRACEPOINT = 1,
+	/* what is "struct.member": its type, byte offset and byte size */
+	USBTRAIL_LAYOUT_MEMBER,
+};
+
+enum usbtrail_layout_state {
+	USBTRAIL_LAYOUT_UNCHECKED = 0,	/* no answer yet */
+	USBTRAIL_LAYOUT_VERIFIED,	/* the BTF says what the module expects */
+	USBTRAIL_LAYOUT_MISMATCH,	/* it says otherwise */
+	USBTRAIL_LAYOUT_NO_BTF,		/* no BTF, or none of this */
+	USBTRAIL_LAYOUT_FOUND,		/* _SET only: the answer is in the row */
+};
+
+#define USBTRAIL_LAYOUT_MAX		16
+#define USBTRAIL_LAYOUT_NAME_LEN	32
+#define USBTRAIL_LAYOUT_WHAT_LEN	64
+#define USBTRAIL_LAYOUT_TYPE_LEN	128
+
+struct usbtrail_layout_fact {
+	char module[USBTRAIL_LAYOUT_NAME_LEN];	/* whose BTF: "xhci_hcd" */
+	char what[USBTRAIL_LAYOUT_WHAT_LEN];	/* "xhci_port.hcd_portnum" */
+	char probe[USBTRAIL_LAYOUT_NAME_LEN];	/* the tracepoint it guards */
+	char type[USBTRAIL_LAYOUT_TYPE_LEN];	/* "struct xhci_port *,u32" */
+	__u32 offset;
+	__u32 size;
+	__u8 kind;				/* enum usbtrail_layout_kind */
+	__u8 state;				/* enum usbtrail_layout_state */
+	__u8 flags;				/* USBTRAIL_LAYOUT_F_* (_GET) */
+	__u8 pad[5];
+};
+
+/*
+ * usbtrail_layout_fact.flags: verified by the module's build against the
+ * kernel's own source (its tracepoints' prototypes), no BTF has answered
+ */
+#define USBTRAIL_LAYOUT_F_BUILD		0x01
+
+struct usbtrail_layout {
+	__u32 count;				/* rows of facts[] used */
+	__u32 pad;
+	struct usbtrail_layout_fact facts[USBTRAIL_LAYOUT_MAX];
+};
+
+#define USBTRAIL_IOC_LAYOUT_GET	_IOR(USBTRAIL_IOC_MAGIC, 3, struct usbtrail_layout)
+#define USBTRAIL_IOC_LAYOUT_SET	_IOW(USBTRAIL_IOC_MAGIC, 3, struct usbtrail_layout)
 
 #endif /* _UAPI_LINUX_USBTRAIL_H */
