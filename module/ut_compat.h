@@ -33,7 +33,8 @@
 
 /*
  * A request's disk: rq->rq_disk until 5.18 (removed in 5.19), the queue's
- * q->disk from 5.15 on (5.10 has none).
+ * q->disk from 5.15 on (5.10 has none).  Both are there in 5.15 to 5.18:
+ * q->disk is taken from 5.16, rq->rq_disk before.
  */
 static inline struct gendisk *ut_rq_disk(struct request *rq)
 {

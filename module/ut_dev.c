@@ -6,9 +6,11 @@
  * than one record gets -EINVAL.  It blocks until a record is there unless
  * O_NONBLOCK (then -EAGAIN); poll() reports POLLIN when one is.  One
  * reader at a time: a second open() gets -EBUSY, since records are
- * consumed.  USBTRAIL_IOC_INFO returns struct usbtrail_info,
- * USBTRAIL_IOC_LAYOUT_GET and _SET read and answer the layout table
- * (ut_layout.c); any other ioctl gets -ENOTTY.  Root only (mode 0600, and CAP_SYS_ADMIN).
+ * consumed.  The ioctls: USBTRAIL_IOC_INFO returns struct usbtrail_info
+ * (_INFO_V1 its first version's part), USBTRAIL_IOC_DISCARD empties the
+ * stream, USBTRAIL_IOC_LAYOUT_GET and _SET read and answer the layout
+ * table (ut_layout.c); any other gets -ENOTTY.  Root only (mode 0600,
+ * and CAP_SYS_ADMIN).
  *
  * Writers never wait for the reader: while the device is open it is
  * registered with the stream (ut_record.c), which wakes it every 512

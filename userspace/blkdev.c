@@ -393,27 +393,6 @@ int blkdev_find_identity(const struct blkdev_identity *id, char *name,
 	return -ENOENT;
 }
 
-/**
- * blkdev_present() - whether the block device @t was opened on still
- * exists under its name with the same device number
- */
-bool blkdev_present(const struct blkdev_target *t)
-{
-	char dir[PATH_MAX], buf[32];
-	dev_t dev;
-	struct stat st;
-
-	if (!t->is_blockdev)
-		return true;
-	if (fstat(t->fd, &st))
-		return false;
-	blkdev_sys(dir, sizeof(dir), "/class/block/%s", t->name);
-	if (blkdev_read_attr(dir, "dev", buf, sizeof(buf)) ||
-	    blkdev_parse_dev(buf, &dev))
-		return false;
-	return dev == st.st_rdev && blkdev_sysfs_size(t->name) != 0;
-}
-
 static int blkdev_open_fd(const char *path, int flags, bool *direct)
 {
 	int fd = open(path, flags | O_DIRECT | O_CLOEXEC, 0644);

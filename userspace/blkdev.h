@@ -57,7 +57,6 @@ int blkdev_open(const char *path, const struct blkdev_open_opts *opts,
 void blkdev_close(struct blkdev_target *t);
 void blkdev_drop_unwritten(struct blkdev_target *t);
 int blkdev_drop_direct(struct blkdev_target *t);
-bool blkdev_present(const struct blkdev_target *t);
 int blkdev_find_identity(const struct blkdev_identity *id, char *name,
 			 size_t namelen, struct blkdev_identity *found);
 

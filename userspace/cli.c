@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cli.c - the command table and the messages every subcommand prints the
- * same way: usage errors, bad option values, "not implemented".
+ * same way: usage errors and bad option values.
  *
  * This is the command layer, the one place allowed to print: parsers in
  * util.c and elsewhere return -errno and the cmd_*_main() that called them

@@ -118,20 +118,6 @@ static const char *const kmsgtab_field_names[KMSGTAB_F_NFIELDS] = {
 #undef KMSGTAB_F_NAME
 };
 
-const char *kmsgtab_role_name(enum kmsgtab_role role)
-{
-	if ((unsigned int)role >= KMSGTAB_ROLE_COUNT)
-		return "?";
-	return kmsgtab_role_names[role];
-}
-
-const char *kmsgtab_who_name(enum kmsgtab_who who)
-{
-	if ((unsigned int)who > KMSGTAB_WHO_NONE)
-		return "?";
-	return kmsgtab_who_names[who];
-}
-
 /*
  * Host controller drivers print as themselves; "usb", "hub" and the
  * interface drivers speak of USB devices; "sd", "sr", "scsi" of SCSI.

@@ -122,9 +122,6 @@ const struct kmsgtab_row *kmsgtab_rows(unsigned int *n);
 /* Why the table did not compile ("row 12: ..."), or NULL. */
 const char *kmsgtab_error(void);
 
-const char *kmsgtab_role_name(enum kmsgtab_role role);
-const char *kmsgtab_who_name(enum kmsgtab_who who);
-
 /* The class of a dev_printk driver name: "xhci_hcd" is KMSGTAB_WHO_HCD. */
 enum kmsgtab_who kmsgtab_who_of_driver(const char *drv, size_t len);
 
