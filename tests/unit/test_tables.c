@@ -50,6 +50,18 @@ static int test_cites(const char *source, const char *define)
  * UT_XHCI_CC() and data/xhci-cc.tsv: the same codes, each under the
  * COMP_* define the TSV row cites, no more, no less.
  */
+/* the generated tables carry their header line: columns found by name */
+static void test_columns_by_name(void **state)
+{
+	(void)state;
+	assert_int_equal(datatab_col(&datatab_kmsg_formats, "id"), 0);
+	assert_int_equal(datatab_col(&datatab_kmsg_formats, "format"), 3);
+	assert_int_equal(datatab_col(&datatab_kmsg_formats, "test"), 8);
+	assert_int_equal(datatab_col(&datatab_kmsg_formats, "nope"), -1);
+	assert_int_equal(datatab_col(&datatab_xhci_cc, "code"),
+			 DATATAB_CC_CODE);
+}
+
 static void test_xhci_cc_vs_tsv(void **state)
 {
 	unsigned int i, j;
@@ -132,6 +144,7 @@ static void test_eh_handlers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_columns_by_name),
 		cmocka_unit_test(test_xhci_cc_vs_tsv),
 		cmocka_unit_test(test_xhci_trb_fields),
 		cmocka_unit_test(test_eh_handlers),

@@ -113,3 +113,11 @@ bool datatab_cc_error(unsigned int cc)
 	e = datatab_cell(&datatab_xhci_cc, (unsigned int)row, DATATAB_CC_ERROR);
 	return !e || strcmp(e, "no");
 }
+
+int datatab_col(const struct datatab *t, const char *name)
+{
+	for (unsigned int i = 0; t->cols && i < t->ncols; i++)
+		if (!strcmp(t->cols[i], name))
+			return (int)i;
+	return -1;
+}

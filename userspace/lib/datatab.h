@@ -17,6 +17,7 @@ struct datatab {
 	const char *name;		/* file name, e.g. "hcd-pci.tsv" */
 	unsigned int ncols, nrows;
 	const char *const *cells;
+	const char *const *cols;	/* the header line's names, ncols */
 };
 
 extern const struct datatab datatab_bridges;
@@ -34,6 +35,8 @@ int datatab_find_hex2(const struct datatab *t, unsigned int a,
 		      unsigned int b);
 int datatab_find_str(const struct datatab *t, unsigned int col,
 		     const char *s);
+/* The column named @name of the header line, or -1 */
+int datatab_col(const struct datatab *t, const char *name);
 
 /* The columns of data/bridges.tsv. */
 enum datatab_bridge_col {

@@ -21,9 +21,11 @@ function finish() {
 	if (name == "")
 		return
 	print "};"
+	printf "static const char *const %s_cols[] = { %s };\n", name, cols
 	printf "const struct datatab datatab_%s = {\n", name
 	printf "\t.name = %s, .ncols = %d, .nrows = %d, .cells = %s_cells,\n", \
 		cstr(file), ncols, nrows, name
+	printf "\t.cols = %s_cols,\n", name
 	print "};"
 }
 FNR == 1 {
@@ -41,6 +43,9 @@ FNR == 1 {
 ncols == 0 {
 	ncols = NF
 	printf "\t/* %s */\n", $0
+	cols = ""
+	for (i = 1; i <= NF; i++)
+		cols = cols cstr($i) ","
 	next
 }
 {

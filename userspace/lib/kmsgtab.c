@@ -17,6 +17,7 @@
  * hundred, the messages millions.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,8 +69,13 @@ struct kmsgtab_ac {
 	unsigned int first_out;	/* states from here have output */
 };
 
+/*
+ * The compiled table, built once (pthread_once: whichever thread asks
+ * first).  The match state (seen, generation) is not shared safely: one
+ * thread matches at a time, as the analyzer and the recorder do.
+ */
+static pthread_once_t kmsgtab_once = PTHREAD_ONCE_INIT;
 static struct {
-	bool done;
 	const char *error;
 	char errbuf[160];
 	struct kmsgtab_row *rows;
@@ -563,15 +569,33 @@ out:
 	return ret;
 }
 
+/* the columns kmsgtab reads, by the names of the file's header line */
+enum kmsgtab_col {
+	KMSGTAB_COL_ID, KMSGTAB_COL_KIND, KMSGTAB_COL_WHO, KMSGTAB_COL_FORMAT,
+	KMSGTAB_COL_FIELDS, KMSGTAB_COL_WHERE, KMSGTAB_COL_VERSIONS,
+	KMSGTAB_COL_WHY, KMSGTAB_COL_TEST, KMSGTAB_NCOLS
+};
+
+static const char *const kmsgtab_col_names[KMSGTAB_NCOLS] = {
+	"id", "kind", "who", "format", "fields", "where", "versions", "why",
+	"test",
+};
+
 static void kmsgtab_init(void)
 {
 	const struct datatab *t = &datatab_kmsg_formats;
 	unsigned int i, j;
+	int c[KMSGTAB_NCOLS];
 
-	kmsgtab.done = true;
-	if (t->ncols != 9) {
-		kmsgtab_fail(0, "not 9 columns");
-		return;
+	for (i = 0; i < KMSGTAB_NCOLS; i++) {
+		c[i] = datatab_col(t, kmsgtab_col_names[i]);
+		if (c[i] < 0) {
+			snprintf(kmsgtab.errbuf, sizeof(kmsgtab.errbuf),
+				 "%s: no column \"%s\"", t->name,
+				 kmsgtab_col_names[i]);
+			kmsgtab.error = kmsgtab.errbuf;
+			return;
+		}
 	}
 	kmsgtab.nrows = t->nrows;
 	kmsgtab.rows = calloc(t->nrows ? t->nrows : 1, sizeof(*kmsgtab.rows));
@@ -584,22 +608,26 @@ static void kmsgtab_init(void)
 	for (i = 0; i < t->nrows; i++) {
 		struct kmsgtab_row *r = &kmsgtab.rows[i];
 
-		r->id = datatab_cell(t, i, 0);
-		r->format = datatab_cell(t, i, 3);
-		r->where = datatab_cell(t, i, 5);
-		r->versions = datatab_cell(t, i, 6);
-		r->why = datatab_cell(t, i, 7);
-		r->test = datatab_cell(t, i, 8);
+		r->id = datatab_cell(t, i, (unsigned int)c[KMSGTAB_COL_ID]);
+		r->format = datatab_cell(t, i, (unsigned int)c[KMSGTAB_COL_FORMAT]);
+		r->where = datatab_cell(t, i, (unsigned int)c[KMSGTAB_COL_WHERE]);
+		r->versions = datatab_cell(t, i,
+					   (unsigned int)c[KMSGTAB_COL_VERSIONS]);
+		r->why = datatab_cell(t, i, (unsigned int)c[KMSGTAB_COL_WHY]);
+		r->test = datatab_cell(t, i, (unsigned int)c[KMSGTAB_COL_TEST]);
 		r->index = i;
-		if (kmsgtab_parse_kind(r, datatab_cell(t, i, 1))) {
+		if (kmsgtab_parse_kind(r, datatab_cell(t, i,
+				       (unsigned int)c[KMSGTAB_COL_KIND]))) {
 			kmsgtab_fail(i, "unknown kind");
 			return;
 		}
-		if (kmsgtab_parse_who(r, datatab_cell(t, i, 2))) {
+		if (kmsgtab_parse_who(r, datatab_cell(t, i,
+				      (unsigned int)c[KMSGTAB_COL_WHO]))) {
 			kmsgtab_fail(i, "unknown who");
 			return;
 		}
-		if (kmsgtab_compile(i, r->format, datatab_cell(t, i, 4),
+		if (kmsgtab_compile(i, r->format, datatab_cell(t, i,
+				    (unsigned int)c[KMSGTAB_COL_FIELDS]),
 				    &kmsgtab.comp[i]))
 			return;
 		for (j = 0; j < i; j++)
@@ -616,8 +644,7 @@ static void kmsgtab_init(void)
 
 static bool kmsgtab_ready(void)
 {
-	if (!kmsgtab.done)
-		kmsgtab_init();
+	pthread_once(&kmsgtab_once, kmsgtab_init);
 	return !kmsgtab.error;
 }
 
