@@ -282,15 +282,27 @@ long ut_layout_set(const void __user *arg)
 	return ret;
 }
 
+#define UT_LAYOUT_STATE(id, name)	{ USBTRAIL_LAYOUT_##id, name },
+static const struct {
+	u8 state;
+	const char *name;
+} ut_layout_states[] = {
+	UT_LAYOUT_STATES(UT_LAYOUT_STATE)
+};
+
+static const char *ut_layout_state_name(u8 state)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ut_layout_states); i++)
+		if (ut_layout_states[i].state == state)
+			return ut_layout_states[i].name;
+	return "?";
+}
+
 /* debugfs "layout": a line a fact, its state and why */
 void ut_layout_show(struct seq_file *m)
 {
-	static const char *const names[] = {
-		[USBTRAIL_LAYOUT_UNCHECKED] = "unchecked",
-		[USBTRAIL_LAYOUT_VERIFIED] = "verified",
-		[USBTRAIL_LAYOUT_MISMATCH] = "mismatch",
-		[USBTRAIL_LAYOUT_NO_BTF] = "no-btf",
-	};
 	char why[256];
 	unsigned int i;
 
@@ -304,7 +316,7 @@ void ut_layout_show(struct seq_file *m)
 		seq_printf(m, "fact=%s:%s probe=%s state=%s%s%s%s\n",
 			   ut_facts[i].module, ut_facts[i].what,
 			   ut_facts[i].probe,
-			   st->state < ARRAY_SIZE(names) ? names[st->state] : "?",
+			   ut_layout_state_name(st->state),
 			   st->by_build ? " by=build" : "",
 			   why[0] ? " why=" : "", why);
 	}

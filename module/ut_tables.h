@@ -239,6 +239,16 @@ enum ut_xhci_trb_type {
 	  "xhci_urb_dequeue", "struct urb *", 0, 0)			\
 	UT_IF_XHCI_PORT(UT_LAYOUT_PORT(X))
 
+/*
+ * The layout table's states by name, for debugfs "layout" and meta.json:
+ * X(STATE, name), STATE the tail of USBTRAIL_LAYOUT_<STATE>
+ */
+#define UT_LAYOUT_STATES(X)						\
+	X(UNCHECKED, "unchecked")					\
+	X(VERIFIED, "verified")						\
+	X(MISMATCH, "mismatch")						\
+	X(NO_BTF, "no-btf")
+
 /* the mirror's members the port probe reads (6.8 on) */
 #define UT_LAYOUT_PORT(X)						\
 	X(MEMBER, "xhci_hcd", "xhci_port.hcd_portnum",			\

@@ -91,32 +91,6 @@ static void ut_tp_missing(const char *mod)
 	}
 }
 
-static void ut_tp_attach_slot(struct ut_tp_slot *s, struct tracepoint *tp);
-
-/*
- * Attach the probe meant for tracepoint tp of module `mod` (NULL: core;
- * a module's probe takes a core tracepoint of its name: the module is
- * built in, and the kernel's tracepoint names are unique).  ut_tp_lock
- * held.
- */
-static void ut_tp_attach(struct tracepoint *tp, const char *mod)
-{
-	struct ut_tp_slot *s;
-	unsigned int i;
-
-	lockdep_assert_held(&ut_tp_lock);
-	for (i = 0; i < ut_tp_nslots; i++) {
-		s = &ut_tp_slots[i];
-		if (s->tp || strcmp(s->probe->name, tp->name))
-			continue;
-		if (mod && (!s->probe->module ||
-			    strcmp(mod, s->probe->module)))
-			continue;
-		s->builtin = !mod && s->probe->module;
-		ut_tp_attach_slot(s, tp);
-	}
-}
-
 /*
  * Attach slot @s's probe to @tp if what it takes for granted of the
  * kernel's private declarations is verified (ut_layout.c); else keep @tp
@@ -151,6 +125,30 @@ static void ut_tp_attach_slot(struct ut_tp_slot *s, struct tracepoint *tp)
 	s->tp = tp;
 	s->state = USBTRAIL_PROBE_ATTACHED;
 	s->error = 0;
+}
+
+/*
+ * Attach the probe meant for tracepoint tp of module `mod` (NULL: core;
+ * a module's probe takes a core tracepoint of its name: the module is
+ * built in, and the kernel's tracepoint names are unique).  ut_tp_lock
+ * held.
+ */
+static void ut_tp_attach(struct tracepoint *tp, const char *mod)
+{
+	struct ut_tp_slot *s;
+	unsigned int i;
+
+	lockdep_assert_held(&ut_tp_lock);
+	for (i = 0; i < ut_tp_nslots; i++) {
+		s = &ut_tp_slots[i];
+		if (s->tp || strcmp(s->probe->name, tp->name))
+			continue;
+		if (mod && (!s->probe->module ||
+			    strcmp(mod, s->probe->module)))
+			continue;
+		s->builtin = !mod && s->probe->module;
+		ut_tp_attach_slot(s, tp);
+	}
 }
 
 /* ut_tp_lock held. */

@@ -595,9 +595,8 @@ static int cmd_record_trace_source(struct cmd_record_ctx *x, int *err)
 	if (want == CMD_RECORD_SOURCE_MODULE || want == CMD_RECORD_SOURCE_AUTO) {
 		ret = src_module_open(cmd_record_next_src(x), x->rec);
 		if (!ret) {
-			const struct usbtrail_info *in;
-
 			const struct usbtrail_layout *lt, *lb;
+			const struct usbtrail_info *in;
 
 			in = src_module_info(cmd_record_next_src(x));
 			if (in) {	/* kept: the source frees its own */

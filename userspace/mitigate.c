@@ -261,13 +261,19 @@ static const char *const mitigate_attr_file[] = {
 	[MITIGATE_CMD_TIMEOUT] = "device/timeout",
 };
 
+/* /sys/block/@disk/@file (below the sysfs root) into @rel */
+static int mitigate_disk_rel(const char *disk, const char *file, char *rel,
+			     size_t len)
+{
+	int n = snprintf(rel, len, "/sys/block/%s/%s", disk, file);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 static int mitigate_attr_rel(const char *disk, enum mitigate_attr a,
 			     char *rel, size_t len)
 {
-	int n = snprintf(rel, len, "/sys/block/%s/%s", disk,
-			 mitigate_attr_file[a]);
-
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return mitigate_disk_rel(disk, mitigate_attr_file[a], rel, len);
 }
 
 int mitigate_disk_attr(struct mitigate_state *st, const char *disk,
@@ -297,11 +303,11 @@ int mitigate_disk_offline(struct mitigate_state *st, const char *disk,
 			  bool offline)
 {
 	char rel[PATH_MAX], cur[32];
-	int n, err;
+	int err;
 
-	n = snprintf(rel, sizeof(rel), "/sys/block/%s/device/state", disk);
-	if (n < 0 || (size_t)n >= sizeof(rel))
-		return -ENAMETOOLONG;
+	err = mitigate_disk_rel(disk, "device/state", rel, sizeof(rel));
+	if (err)
+		return err;
 	if (sysfs_usb_read_text(rel, cur, sizeof(cur)) < 0)
 		return -ENOENT;
 	if (!offline) {

@@ -16,6 +16,7 @@
 
 #include "btf.h"
 #include "module_probes.h"
+#include "ut_tables.h"
 
 int module_probes_info(int fd, struct usbtrail_info *info)
 {
@@ -307,15 +308,27 @@ static void module_probes_said(const struct usbtrail_layout_fact *f,
 		snprintf(out, len, "(%.*s)", n, f->type);
 }
 
+/* a row's state as ut_tables.h names it */
+#define MODULE_PROBES_STATE(id, name)	{ USBTRAIL_LAYOUT_##id, name },
+static const struct {
+	unsigned int state;
+	const char *name;
+} module_probes_layout_states[] = {
+	UT_LAYOUT_STATES(MODULE_PROBES_STATE)
+};
+
+static const char *module_probes_layout_state(unsigned int state)
+{
+	for (size_t i = 0; i < sizeof(module_probes_layout_states) /
+			       sizeof(module_probes_layout_states[0]); i++)
+		if (module_probes_layout_states[i].state == state)
+			return module_probes_layout_states[i].name;
+	return "?";
+}
+
 struct json_object *module_probes_layout_json(const struct usbtrail_layout *t,
 					      const struct usbtrail_layout *btf)
 {
-	static const char *const states[] = {
-		[USBTRAIL_LAYOUT_UNCHECKED] = "unchecked",
-		[USBTRAIL_LAYOUT_VERIFIED] = "verified",
-		[USBTRAIL_LAYOUT_MISMATCH] = "mismatch",
-		[USBTRAIL_LAYOUT_NO_BTF] = "no-btf",
-	};
 	struct json_object *a, *k;
 	unsigned int i;
 
@@ -339,8 +352,7 @@ struct json_object *module_probes_layout_json(const struct usbtrail_layout *t,
 			f->kind == USBTRAIL_LAYOUT_MEMBER ? "member" :
 			"tracepoint"));
 		json_object_object_add(k, "state", json_object_new_string(
-			f->state < sizeof(states) / sizeof(states[0]) &&
-			states[f->state] ? states[f->state] : "?"));
+			module_probes_layout_state(f->state)));
 		said.state = USBTRAIL_LAYOUT_FOUND;
 		module_probes_said(&said, exp, sizeof(exp));
 		json_object_object_add(k, "expected",
