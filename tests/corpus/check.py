@@ -292,7 +292,7 @@ def main(argv):
             for key in sorted(now_known):
                 f.write(" ".join(key) + "\n")
         print("# wrote %s: %d entries" % (known_path, len(now_known)))
-        return 1 if failed else 0
+        known = seen_known = set(now_known)
     stale = sorted(known - seen_known)
     for key in stale:
         print("# known but no longer so (remove it from %s): %s" % (

@@ -305,6 +305,28 @@ static void test_enum_failure(void **state)
 	assert_int_equal(e->devnum, 30);
 	assert_int_equal(e->count, 2);
 	assert_int_equal(e->line_last, 7);
+
+	/*
+	 * "Cannot enable" ends an attempt (hub_port_reset() gave up, and
+	 * hub_port_init() returns): four attempts with no device number
+	 * between them, the power cycle and the give-up on the one before
+	 * (raspberrypi/linux#4031), whether 1 s or 4 s apart
+	 */
+	classify_free(run_text(
+		"[  237.460134] usb 1-1.3: new high-speed USB device number 23 using xhci_hcd\n"
+		"[  238.410762] usb 1-1-port3: Cannot enable. Maybe the USB cable is bad?\n"
+		"[  239.320708] usb 1-1-port3: Cannot enable. Maybe the USB cable is bad?\n"
+		"[  239.321211] usb 1-1-port3: attempt power cycle\n"
+		"[  240.580713] usb 1-1-port3: Cannot enable. Maybe the USB cable is bad?\n"
+		"[  244.490802] usb 1-1-port3: Cannot enable. Maybe the USB cable is bad?\n"
+		"[  244.491352] usb 1-1-port3: unable to enumerate USB device\n"));
+	assert_int_equal(count(CLASSIFY_ENUM_FAILURE), 4);
+	assert_int_equal(find(CLASSIFY_ENUM_FAILURE, "1-1.3", 0)->line_last, 2);
+	assert_int_equal(find(CLASSIFY_ENUM_FAILURE, "1-1.3", 1)->line_last, 4);
+	assert_int_equal(find(CLASSIFY_ENUM_FAILURE, "1-1.3", 2)->nlines, 1);
+	e = find(CLASSIFY_ENUM_FAILURE, "1-1.3", 3);
+	assert_int_equal(e->line_first, 6);
+	assert_int_equal(e->line_last, 7);
 }
 
 /*

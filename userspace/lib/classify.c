@@ -391,6 +391,7 @@ struct classify_held {
 	bool scsi_reset;	/* the EH reset, its USB reset not seen */
 	bool probe;		/* a controller's failed probe */
 	bool cleaned_up;	/* a death whose "HC died" came */
+	bool attempt_over;	/* an enumeration attempt's last message came */
 	enum classify_kind provisional;	/* a command's kind without a key */
 	int implied_key;	/* "Device not ready": key 2, -1 */
 	bool failed_start;	/* a line said the command failed */
@@ -2234,7 +2235,10 @@ static void classify_on_reset(struct classify *c, const struct kmsg_record *rec,
  * incident: hub_port_init()'s address and descriptor retries, and
  * hub_port_connect()'s "unable to enumerate" after its last.  An attempt
  * has its device number (the "new ... USB device number N" before it);
- * a message naming another is the next attempt's.
+ * a message naming another is the next attempt's.  A message that ends
+ * an attempt (the table's attempt column: "Cannot enable", after which
+ * hub_port_init() returns) makes the next message the next attempt's,
+ * but for the power cycle and "unable to enumerate" that follow it.
  */
 static void classify_on_enum(struct classify *c, const struct kmsg_record *rec,
 			     uint64_t ref, struct classify_who *w,
@@ -2248,7 +2252,9 @@ static void classify_on_enum(struct classify *c, const struct kmsg_record *rec,
 	int devnum = classify_num(m, KMSGTAB_F_DEVNUM, 10, &v) ? (int)v : -1;
 
 	h = classify_find(c, rec, classify_same, &same);
-	if (h && devnum >= 0 && h->inc.devnum >= 0 && h->inc.devnum != devnum) {
+	if (h && ((devnum >= 0 && h->inc.devnum >= 0 &&
+		   h->inc.devnum != devnum) ||
+		  (h->attempt_over && row->attempt != KMSGTAB_ATTEMPT_AFTER))) {
 		h->closed = true;
 		h = NULL;
 	}
@@ -2263,11 +2269,14 @@ static void classify_on_enum(struct classify *c, const struct kmsg_record *rec,
 		h->inc.count = n;
 		if (err > 0)
 			h->inc.err = err;
+		if (row->attempt == KMSGTAB_ATTEMPT_ENDS)
+			h->attempt_over = true;
 		return;
 	}
 	h = classify_open(c, row->kind, rec, ref, w, msg, row);
 	classify_common_fields(&h->inc, m);
 	h->window = CLASSIFY_ENUM_WINDOW;
+	h->attempt_over = row->attempt == KMSGTAB_ATTEMPT_ENDS;
 	d = classify_dev_usb(c, w->usb, false);
 	if (h->inc.devnum < 0 && d)
 		h->inc.devnum = d->devnum;

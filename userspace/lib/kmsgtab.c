@@ -573,13 +573,29 @@ out:
 enum kmsgtab_col {
 	KMSGTAB_COL_ID, KMSGTAB_COL_KIND, KMSGTAB_COL_WHO, KMSGTAB_COL_FORMAT,
 	KMSGTAB_COL_FIELDS, KMSGTAB_COL_WHERE, KMSGTAB_COL_VERSIONS,
-	KMSGTAB_COL_WHY, KMSGTAB_COL_TEST, KMSGTAB_NCOLS
+	KMSGTAB_COL_WHY, KMSGTAB_COL_TEST, KMSGTAB_COL_ATTEMPT, KMSGTAB_NCOLS
 };
 
 static const char *const kmsgtab_col_names[KMSGTAB_NCOLS] = {
 	"id", "kind", "who", "format", "fields", "where", "versions", "why",
-	"test",
+	"test", "attempt",
 };
+
+static int kmsgtab_parse_attempt(struct kmsgtab_row *r, const char *s)
+{
+	if (!*s)
+		r->attempt = KMSGTAB_ATTEMPT_WITHIN;
+	else if (!strcmp(s, "ends"))
+		r->attempt = KMSGTAB_ATTEMPT_ENDS;
+	else if (!strcmp(s, "after"))
+		r->attempt = KMSGTAB_ATTEMPT_AFTER;
+	else
+		return -EINVAL;
+	if (*s && (r->role != KMSGTAB_INCIDENT ||
+		   r->kind != CLASSIFY_ENUM_FAILURE))
+		return -EINVAL;
+	return 0;
+}
 
 static void kmsgtab_init(void)
 {
@@ -624,6 +640,12 @@ static void kmsgtab_init(void)
 		if (kmsgtab_parse_who(r, datatab_cell(t, i,
 				      (unsigned int)c[KMSGTAB_COL_WHO]))) {
 			kmsgtab_fail(i, "unknown who");
+			return;
+		}
+		if (kmsgtab_parse_attempt(r, datatab_cell(t, i,
+					  (unsigned int)c[KMSGTAB_COL_ATTEMPT]))) {
+			kmsgtab_fail(i, "attempt: \"ends\" or \"after\", on an "
+				     "enum-failure row");
 			return;
 		}
 		if (kmsgtab_compile(i, r->format, datatab_cell(t, i,

@@ -80,9 +80,17 @@ enum kmsgtab_field {
 	KMSGTAB_F_NFIELDS
 };
 
+/* Where an enumeration message stands in hub_port_connect()'s attempts */
+enum kmsgtab_attempt {
+	KMSGTAB_ATTEMPT_WITHIN,	/* a retry inside one attempt */
+	KMSGTAB_ATTEMPT_ENDS,	/* hub_port_init() gives up after it */
+	KMSGTAB_ATTEMPT_AFTER,	/* between attempts, the last one's */
+};
+
 struct kmsgtab_row {
 	const char *id;			/* "hub-reset" */
 	enum kmsgtab_role role;
+	enum kmsgtab_attempt attempt;	/* enum-failure rows */
 	enum classify_kind kind;	/* with KMSGTAB_INCIDENT */
 	enum kmsgtab_who who;
 	const char *format;		/* the printk format */
