@@ -129,9 +129,9 @@ def analyze(usbtrail, log):
 
 def load_known(path):
     """tests/corpus/known: what the analyzer is known to get wrong, one
-    per line: "miss LOG KIND DEV LINE" (an expected incident not found)
-    or "extra LOG KIND LINE" (an incident found that nobody expected, at
-    its first line)."""
+    per line: "miss LOG KIND DEV LINE" (an expected incident not found),
+    "extra LOG KIND LINE" (an incident found that nobody expected, at its
+    first line) or "unread LOG" (analyze refused the log)."""
     known = set()
     if not os.path.exists(path):
         return known
@@ -141,9 +141,10 @@ def load_known(path):
             if not line:
                 continue
             w = line.split()
-            if (w[0], len(w)) not in (("miss", 5), ("extra", 4)):
-                raise ValueError("%s:%d: miss LOG KIND DEV LINE, or extra "
-                                 "LOG KIND LINE" % (path, n))
+            if (w[0], len(w)) not in (("miss", 5), ("extra", 4),
+                                      ("unread", 2)):
+                raise ValueError("%s:%d: miss LOG KIND DEV LINE, extra "
+                                 "LOG KIND LINE, or unread LOG" % (path, n))
             known.add(tuple(w))
     return known
 
@@ -223,9 +224,16 @@ def main(argv):
         except (OSError, RuntimeError, json.JSONDecodeError,
                 subprocess.TimeoutExpired) as e:
             # what it should have found counts as missed
-            print("not ok %d - %s: %s" % (i, name, e))
             expected += len(want)
-            failed += 1
+            key = ("unread", name)
+            now_known.append(key)
+            if key in known:
+                seen_known.add(key)
+                print("ok %d - %s # TODO known: not read: %s" % (
+                    i, name, str(e).strip()[:120]))
+            else:
+                print("not ok %d - %s: %s" % (i, name, e))
+                failed += 1
             continue
         got = match(want, incs)
         expected += len(want)
@@ -297,9 +305,10 @@ def main(argv):
     for key in stale:
         print("# known but no longer so (remove it from %s): %s" % (
             known_path, " ".join(key)))
-    print("# known wrong: %d missed, %d not expected" % (
+    print("# known wrong: %d missed, %d not expected, %d logs not read" % (
         sum(1 for k in seen_known if k[0] == "miss"),
-        sum(1 for k in seen_known if k[0] == "extra")))
+        sum(1 for k in seen_known if k[0] == "extra"),
+        sum(1 for k in seen_known if k[0] == "unread")))
     bad = sync_docs([os.path.join(here, "..", "..", p) for p in
                      ("README.md", "docs/analyze.md")], fig,
                     "--update-docs" in opts)
