@@ -464,6 +464,33 @@ for src in dmesg kern.log; do
 	form "$src-stdin" mono - <"$s"
 	form "$src-stdin-zstd" mono - <"$f/$src-zstd"
 done
+# -- issue 34's families: what forums, pages, vendor kernels and log
+# viewers put around or in a line.  BBCode and HTML markup around each
+# line (forum colour and bold, a page's span and line break), as
+# several posts do it
+d=$f/dmesg
+wrap dmesg-bbcode-color mono "$d" sed 's/^/[COLOR=#ff0000]/; s/$/[\/COLOR]/'
+wrap dmesg-bbcode-b mono "$d" sed 's/^/[b]/; s/$/[\/b]/'
+wrap dmesg-bbcode-nested mono "$d" \
+	sed 's/^/[color=red][b]/; s/$/[\/b][\/color]/'
+wrap dmesg-html-span mono "$d" \
+	sed 's/^/<span style="color:red">/; s/$/<\/span><br>/'
+wrap dmesg-html-br mono "$d" sed 's/$/<br \/>/'
+# a vendor kernel's CPU field before the caller id ("[ 7.47][ 0] [ C0]")
+wrap dmesg-vendor-cpu mono "$d" \
+	sed 's/^\(\[ *[0-9]*\.[0-9]*\]\)/\1[ 0] [    C0]/'
+wrap dmesg-samsung-task mono "$d" \
+	sed 's/^\(\[ *[0-9]*\.[0-9]*\]\)/\1 [1:  kworker\/1:2:  123]/'
+# a journal line cut to its "kernel: " tag, with and without the stamp
+wrap kern.log-kernel-tag mono "$k" sed 's/^.* kernel: /kernel: /'
+wrap dmesg-t-kernel-tag none "$f/dmesg-t" sed 's/^/kernel: /'
+# a time of day and no date: a log viewer's "21:11:10 kernel: ", a
+# terminal's "[18:14:04] " (made from dmesg -T's stamps, kept to the second)
+dt='s/^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9]* \([0-9:]*\) [0-9]*\] */'
+wrap dmesg-clock-bracket wall-s "$f/dmesg-T" sed "$dt[\\1] /"
+wrap dmesg-clock-kernel wall-s "$f/dmesg-T" sed "$dt\\1 kernel: /"
+wrap dmesg-clock-host wall-s "$f/dmesg-T" sed "$dt\\1 nas kernel: /"
+
 # zgrep -H over a rotated, compressed kern.log
 gzip -c <"$k" >"$work/kern.log.2.gz"
 (cd "$work" && zgrep -H '' kern.log.2.gz) >"$f/kern.log-zgrep-H"

@@ -202,6 +202,45 @@ static const struct form forms[] = {
 	/* journalctl -o cat, dmesg -t, 2.6 without printk times */
 	{ MSG, KMSG_FMT_PLAIN, KMSG_CLOCK_NONE, 0, KMSG_CLOCK_NONE, 0, MSG, NULL,
 	  -1 },
+	/* a journal or syslog line cut to its tag: "kernel: " and the rest */
+	{ "kernel: " MSG, KMSG_FMT_PLAIN, KMSG_CLOCK_NONE, 0, KMSG_CLOCK_NONE,
+	  0, MSG, NULL, -1 },
+	{ "kernel: [   12.300000] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO, 12.3,
+	  KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
+	/* a time of day and no date: a log viewer's, a script's, ts(1)'s */
+	{ "21:11:10 kernel: " MSG, KMSG_FMT_CLOCK, KMSG_CLOCK_WALL,
+	  21 * 3600 + 11 * 60 + 10, KMSG_CLOCK_WALL, 21 * 3600 + 11 * 60 + 10,
+	  MSG, NULL, -1 },
+	{ "21:11:10 nas kernel: " MSG, KMSG_FMT_CLOCK, KMSG_CLOCK_WALL,
+	  21 * 3600 + 11 * 60 + 10, KMSG_CLOCK_WALL, 21 * 3600 + 11 * 60 + 10,
+	  MSG, "nas", -1 },
+	{ "21:11:10.250 " MSG, KMSG_FMT_CLOCK, KMSG_CLOCK_WALL,
+	  21 * 3600 + 11 * 60 + 10.25, KMSG_CLOCK_WALL,
+	  21 * 3600 + 11 * 60 + 10.25, MSG, NULL, -1 },
+	{ "21:11:10 kernel: [   12.300000] " MSG, KMSG_FMT_CLOCK,
+	  KMSG_CLOCK_MONO, 12.3, KMSG_CLOCK_WALL, 21 * 3600 + 11 * 60 + 10,
+	  MSG, NULL, -1 },
+	{ "[18:14:04] " MSG, KMSG_FMT_CLOCK, KMSG_CLOCK_WALL,
+	  18 * 3600 + 14 * 60 + 4, KMSG_CLOCK_WALL, 18 * 3600 + 14 * 60 + 4,
+	  MSG, NULL, -1 },
+	{ "[18:14:04.123456] " MSG, KMSG_FMT_CLOCK, KMSG_CLOCK_WALL,
+	  18 * 3600 + 14 * 60 + 4.123456, KMSG_CLOCK_WALL,
+	  18 * 3600 + 14 * 60 + 4.123456, MSG, NULL, -1 },
+	{ "[18:14:04,5] " MSG, KMSG_FMT_CLOCK, KMSG_CLOCK_WALL,
+	  18 * 3600 + 14 * 60 + 4.5, KMSG_CLOCK_WALL, 18 * 3600 + 14 * 60 + 4.5,
+	  MSG, NULL, -1 },
+	/* vendor kernels' fields after the time: a CPU, then the caller */
+	{ "[    7.474869][ 0] [    C0] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO,
+	  7.474869, KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
+	{ "[    7.474869][ 3] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO, 7.474869,
+	  KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
+	{ "[    7.474869] [  T1] [ 2] " MSG, KMSG_FMT_DMESG, KMSG_CLOCK_MONO,
+	  7.474869, KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
+	/* Samsung: "[CPU:  comm:  pid]" */
+	{ "[  123.456789] [0:  swapper/0:    1] " MSG, KMSG_FMT_DMESG,
+	  KMSG_CLOCK_MONO, 123.456789, KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
+	{ "[  123.456789]  [2:      kworker/2:1:   45] " MSG, KMSG_FMT_DMESG,
+	  KMSG_CLOCK_MONO, 123.456789, KMSG_CLOCK_NONE, 0, MSG, NULL, -1 },
 };
 
 static void assert_msg(const struct kmsg_record *r, const char *want)
@@ -252,6 +291,9 @@ static void test_forms(void **state)
 	}
 	assert_int_equal(kmsg_parse_line("[    5.1] [  T42] x", 19, &r), 0);
 	assert_string_equal(r.caller, "T42");
+	assert_int_equal(kmsg_parse_line("[    5.1][ 0] [    C7] x", 24, &r),
+			 0);
+	assert_string_equal(r.caller, "C7");
 }
 
 static void test_not_kernel(void **state)
@@ -264,6 +306,8 @@ static void test_not_kernel(void **state)
 		"Mon Nov 18 10:34:27 2019 daemon.info dnsmasq[1]: x",
 		"<30>1 2026-11-29T23:10:27Z nas sshd 1 - - hi",
 		"11-29 23:10:27.123  1234  1234 I ActivityManager: x",
+		"21:11:10 sshd[12]: Accepted publickey",
+		"21:11:10 nas systemd[1]: Started x.",
 		" SUBSYSTEM=usb",
 		"# a comment",
 		"",
@@ -430,6 +474,19 @@ static void test_wrappers(void **state)
 		".info kernel: [   12.500000] " MSG,
 		/* Genode's label of the component running Linux's drivers */
 		"[init -> usb_drv -> usb_drv] [   12.500000] " MSG,
+		/* a forum's BBCode and a page's HTML around the line */
+		"[COLOR=#ff0000][   12.500000] " MSG "[/COLOR]",
+		"[b][   12.500000] " MSG "[/b]",
+		"[color=red][b][   12.500000] " MSG "[/b][/color]",
+		"[code][   12.500000] " MSG,
+		"[   12.500000] " MSG "[/code]",
+		"[QUOTE][   12.500000] " MSG "[/QUOTE]",
+		"<span style=\"color:red\">[   12.500000] " MSG "</span>",
+		"<b>[   12.500000] " MSG "</b><br>",
+		"[   12.500000] " MSG "<br />",
+		"<font color=\"#ff0000\">[   12.500000] " MSG "</font>",
+		"&lt;b&gt;[   12.500000] " MSG "&lt;/b&gt;",
+		"> [i][   12.500000] " MSG "[/i]",
 	};
 	struct out o;
 	size_t i;

@@ -17,10 +17,12 @@
  * Input is bytes that may be anything: every read is bounded by len, and
  * a line that starts like a known form but breaks it is -EINVAL.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <json-c/json.h>
@@ -51,6 +53,7 @@ static const char *const kmsg_format_names[KMSG_FMT_COUNT] = {
 	[KMSG_FMT_TALOS] = "talosctl dmesg",
 	[KMSG_FMT_LOGCAT] = "logcat -b kernel",
 	[KMSG_FMT_ISO_COLON] = "RFC 3339 stamp and colon",
+	[KMSG_FMT_CLOCK] = "time of day",
 };
 
 const char *kmsg_format_name(enum kmsg_format f)
@@ -274,6 +277,14 @@ static int kmsg_clock_time(const char **p, const char *end, double *sec)
 	return 0;
 }
 
+/* "HH:MM:SS" at p */
+static bool kmsg_looks_clock(const char *p, const char *end)
+{
+	return end - p >= 8 && kmsg_is_digit(p[0]) && kmsg_is_digit(p[1]) &&
+	       p[2] == ':' && kmsg_is_digit(p[3]) && kmsg_is_digit(p[4]) &&
+	       p[5] == ':' && kmsg_is_digit(p[6]) && kmsg_is_digit(p[7]);
+}
+
 static double kmsg_wall(int month, long day, double sec)
 {
 	return (kmsg_month_days[month] + day - 1) * 86400.0 + sec;
@@ -416,30 +427,62 @@ static int kmsg_mono_number(const char **p, const char *end, double *t)
 }
 
 /*
- * printk's caller id: "[  T123]" or "[    C1]", after the time; and the
- * "[c0]" CPU that Samsung's Exynos kernels (3.x, ODROID) print there
+ * One field a kernel prints between the time and the message: printk's
+ * caller id "[  T123]" or "[    C1]"; the "[c0]" CPU of Samsung's Exynos
+ * kernels (3.x, ODROID); a vendor kernel's bare CPU number "[ 0]"; and
+ * Samsung's "[0:  swapper/0:    1]" (CPU, command, pid).  @r->caller
+ * keeps printk's id.
  */
-static bool kmsg_caller(const char **p, const char *end,
-			struct kmsg_record *r)
+static bool kmsg_caller_field(const char **p, const char *end,
+			      struct kmsg_record *r)
 {
 	const char *q = *p, *id;
+	size_t n;
 
 	kmsg_skip_spaces(&q, end);
 	if (!kmsg_expect(&q, end, '['))
 		return false;
 	kmsg_skip_spaces(&q, end);
 	id = q;
-	if (q >= end || (*q != 'T' && *q != 'C' && *q != 'c'))
-		return false;
-	q++;
-	if (kmsg_digits(&q, end, 9) < 0 || !kmsg_expect(&q, end, ']'))
-		return false;
-	if ((size_t)(q - 1 - id) < sizeof(r->caller)) {
-		memcpy(r->caller, id, (size_t)(q - 1 - id));
-		r->caller[q - 1 - id] = '\0';
+	if (q < end && (*q == 'T' || *q == 'C' || *q == 'c')) {
+		q++;
+		if (kmsg_digits(&q, end, 9) < 0 || !kmsg_expect(&q, end, ']'))
+			return false;
+		n = (size_t)(q - 1 - id);
+		if (!r->caller[0] && n < sizeof(r->caller)) {
+			memcpy(r->caller, id, n);
+			r->caller[n] = '\0';
+		}
+		*p = q;
+		return true;
 	}
+	if (kmsg_digits(&q, end, 3) < 0)
+		return false;
+	if (q < end && *q == ':') {
+		/* "[0:  swapper/0:    1]": up to the ']', no wider than 48 */
+		while (q < end && *q != ']' && q - id < 48)
+			q++;
+		if (!kmsg_expect(&q, end, ']'))
+			return false;
+		*p = q;
+		return true;
+	}
+	kmsg_skip_spaces(&q, end);
+	if (!kmsg_expect(&q, end, ']'))
+		return false;
 	*p = q;
 	return true;
+}
+
+/* The fields after the time, up to three of them: "[ 0] [    C0]" */
+static bool kmsg_caller(const char **p, const char *end,
+			struct kmsg_record *r)
+{
+	int n = 0;
+
+	while (n < 3 && kmsg_caller_field(p, end, r))
+		n++;
+	return n > 0;
 }
 
 /*
@@ -570,6 +613,15 @@ static int kmsg_bracket(const char **p, const char *end,
 			return -EINVAL;
 		*delta = d;
 		r->format = KMSG_FMT_DMESG_REL;
+		*p = q;
+		return 0;
+	}
+	/* "[18:14:04]": a time of day, no date (a terminal's, a script's) */
+	if (kmsg_looks_clock(q, end)) {
+		if (kmsg_clock_time(&q, end, &t) || !kmsg_expect(&q, end, ']'))
+			return -EINVAL;
+		kmsg_set_wall(r, t, false);
+		r->format = KMSG_FMT_CLOCK;
 		*p = q;
 		return 0;
 	}
@@ -824,6 +876,66 @@ static int kmsg_parse_syslog(const char *p, const char *end,
 	if (p < end && !kmsg_is_space(*p))
 		return -EINVAL;
 	return kmsg_syslog_tail(p, end, r, true);
+}
+
+/* "nas kernel:" at p: a host, then the kernel's tag */
+static bool kmsg_host_kernel(const char *p, const char *end)
+{
+	while (p < end && !kmsg_is_space(*p) && *p != ':')
+		p++;
+	if (p == end || *p != ' ')
+		return false;
+	p++;
+	return kmsg_kernel_tag(&p, end);
+}
+
+/* After the word at p and the blanks after it */
+static const char *kmsg_word_end(const char *p, const char *end)
+{
+	while (p < end && !kmsg_is_space(*p))
+		p++;
+	kmsg_skip_spaces(&p, end);
+	return p;
+}
+
+/* "sshd[123]:": another program's tag, with its pid */
+static bool kmsg_pid_tag(const char *p, const char *end)
+{
+	const char *b = p;
+
+	while (b < end && *b != '[' && !kmsg_is_space(*b) && *b != ':')
+		b++;
+	return b > p && b < end && *b == '[' && kmsg_is_tag(p, end);
+}
+
+/*
+ * "21:11:10 kernel: msg", "21:11:10 nas kernel: msg", "18:14:04.1 msg": a
+ * time of day and no date, as a log viewer, a script or a terminal's
+ * timestamping writes it.  KMSG_NOT_KERNEL for another program's line.
+ */
+static int kmsg_parse_clock(const char *p, const char *end,
+			    struct kmsg_record *r)
+{
+	const char *q;
+	double sec;
+	int ret;
+
+	if (kmsg_clock_time(&p, end, &sec) || p >= end || !kmsg_is_space(*p))
+		return -EINVAL;
+	kmsg_set_wall(r, sec, false);
+	kmsg_skip_spaces(&p, end);
+	q = p;
+	if (kmsg_kernel_tag(&q, end) || kmsg_host_kernel(p, end)) {
+		ret = kmsg_syslog_tail(p, end, r, true);
+		r->format = KMSG_FMT_CLOCK;
+		return ret;
+	}
+	/* "[host] sshd[12]: ...": another program's */
+	if (kmsg_pid_tag(p, end) || kmsg_pid_tag(kmsg_word_end(p, end), end))
+		return KMSG_NOT_KERNEL;
+	kmsg_after_tag(p, end, r);
+	r->format = KMSG_FMT_CLOCK;
+	return 0;
 }
 
 /* OpenWrt logread: "Mon Nov 18 10:34:27 2019 kern.err kernel: [..] msg" */
@@ -1332,6 +1444,8 @@ static int kmsg_parse_one(const char *line, size_t len,
 	} else if (len > 6 && kmsg_is_digit(p[0]) && kmsg_is_digit(p[1]) &&
 		   p[2] == '-' && kmsg_is_digit(p[3]) && p[5] == ' ') {
 		ret = kmsg_parse_logcat(p, end, &r);
+	} else if (kmsg_looks_clock(p, end)) {
+		ret = kmsg_parse_clock(p, end, &r);
 	} else if (kmsg_cut_bracket(p, len)) {
 		/* "809.987218] ...": a stamp whose "[" the copy left out */
 		ret = kmsg_parse_bracketed(p, end, &r, delta, true);
@@ -1349,10 +1463,18 @@ static int kmsg_parse_one(const char *line, size_t len,
 		 * CONFIG_PRINTK_TIME.  The classifier ignores what it does
 		 * not know.  '#' starts a comment: no kernel line does.
 		 */
+		const char *q = p;
+
 		if (*p == '#')
 			return KMSG_NOT_KERNEL;
 		r.format = KMSG_FMT_PLAIN;
-		kmsg_set_msg(&r, p, end);
+		/* "kernel: msg": a journal or syslog line cut to its tag */
+		if (kmsg_kernel_tag(&q, end) && q < end && *q == ' ') {
+			kmsg_after_tag(q, end, &r);
+			if (r.has_mono)
+				r.format = KMSG_FMT_DMESG;
+		} else
+			kmsg_set_msg(&r, p, end);
 		ret = 0;
 	}
 out:
@@ -2488,6 +2610,77 @@ static bool kmsg_stream_framed(struct kmsg_stream *s, const char *in,
 }
 
 /*
+ * The length of a forum's or a page's markup tag at @p (BBCode "[b]",
+ * "[COLOR=#ff0000]", "[/color]"; HTML "<span style=...>", "</b>",
+ * "<br/>"), or 0.  Only the names of text markup: "[sdb]" and "<6>" are
+ * not tags.
+ */
+static size_t kmsg_markup_tag(const char *p, size_t n)
+{
+	static const char *const names[] = {
+		"b", "i", "u", "s", "color", "colour", "size", "font", "code",
+		"icode", "quote", "pre", "tt", "span", "strong", "em", "mark",
+		"samp", "kbd", "br", "div", "p", "highlight", "spoiler", "small",
+		"big", "sup", "sub", "del", "ins", "strike", "noparse", "plain",
+	};
+	char close = p[0] == '[' ? ']' : '>';
+	size_t i = 1, j, k, len;
+
+	if (n < 3 || (p[0] != '[' && p[0] != '<'))
+		return 0;
+	if (p[i] == '/')
+		i++;
+	for (j = i; j < n && j < i + 10 && isalpha((unsigned char)p[j]); j++)
+		;
+	if (j == i || j >= n)
+		return 0;
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		len = strlen(names[k]);
+		if (len == j - i && !strncasecmp(p + i, names[k], len))
+			break;
+	}
+	if (k == sizeof(names) / sizeof(names[0]))
+		return 0;
+	/* "=value", " attr=...", or "/" of "<br/>", then the close */
+	if (p[j] != close && p[j] != '=' && p[j] != ' ' && p[j] != '/')
+		return 0;
+	while (j < n && j < 200 && p[j] != close)
+		j++;
+	return j < n && p[j] == close ? j + 1 : 0;
+}
+
+/* The markup tags around a line taken off */
+static void kmsg_unmarkup(const char **p, size_t *n)
+{
+	const char *q = *p;
+	size_t m = *n, t, i;
+
+	while (m && (t = kmsg_markup_tag(q, m)) > 0) {
+		q += t;
+		m -= t;
+		while (m && kmsg_is_space(*q))
+			q++, m--;
+	}
+	/* closing tags at the end: from the last '[' or '<' back */
+	for (;;) {
+		while (m && kmsg_is_space(q[m - 1]))
+			m--;
+		if (!m || (q[m - 1] != ']' && q[m - 1] != '>'))
+			break;
+		for (i = m - 1; i > 0 && q[i] != (q[m - 1] == ']' ? '[' : '<');
+		     i--)
+			;
+		if (q[i] != (q[m - 1] == ']' ? '[' : '<') ||
+		    kmsg_markup_tag(q + i, m - i) != m - i ||
+		    (q[i + 1] != '/' && strncasecmp(q + i + 1, "br", 2)))
+			break;
+		m = i;
+	}
+	*p = q;
+	*n = m;
+}
+
+/*
  * What a line was quoted in taken off *@p, *@n: indentation (*@indented),
  * "> " quotes, `inline code`, a diff's '+', Markdown's **bold**, trailing
  * blanks (*@ends_space says there were some).
@@ -2508,6 +2701,7 @@ static void kmsg_stream_unquote(const char **p, size_t *n, bool *indented,
 		q++;
 		m--;
 	}
+	kmsg_unmarkup(&q, &m);
 	/* "+[  12.3] ..." or "> +xhci_hcd ...": a diff's added line */
 	if (m > 1 && *q == '+' && (q[1] == '[' || (q[1] >= 'a' && q[1] <= 'z') ||
 				   (q[1] >= 'A' && q[1] <= 'Z'))) {

@@ -53,6 +53,7 @@ enum kmsg_format {
 	KMSG_FMT_TALOS,		/* 10.5.0.2: kern: info: [2023-..Z]: msg */
 	KMSG_FMT_LOGCAT,	/* 11-29 23:10:27.123 0 0 I kernel : msg */
 	KMSG_FMT_ISO_COLON,	/* 2017-10-09T07:30:25+0000: msg */
+	KMSG_FMT_CLOCK,		/* 21:11:10 kernel: msg, [18:14:04] msg */
 	KMSG_FMT_COUNT
 };
 
