@@ -487,7 +487,7 @@ wrap dmesg-t-kernel-tag none "$f/dmesg-t" sed 's/^/kernel: /'
 # a time of day and no date: a log viewer's "21:11:10 kernel: ", a
 # terminal's "[18:14:04] " (made from dmesg -T's stamps, kept to the second)
 dt='s/^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9]* \([0-9:]*\) [0-9]*\] */'
-wrap dmesg-clock-bracket wall-s "$f/dmesg-T" sed "$dt[\\1] /"
+wrap dmesg-clock-bracket wall-s "$f/dmesg-T" sed "${dt}[\\1] /"
 wrap dmesg-clock-kernel wall-s "$f/dmesg-T" sed "$dt\\1 kernel: /"
 wrap dmesg-clock-host wall-s "$f/dmesg-T" sed "$dt\\1 nas kernel: /"
 
