@@ -638,6 +638,26 @@ static void test_timeouts(void **state)
 	assert_int_equal(find(CLASSIFY_OFFLINE, "sda", 0)->count, 3);
 	assert_int_equal(find(CLASSIFY_OFFLINE, "sda", 0)->chain,
 			 find(CLASSIFY_TIMEOUT, "sda", 1)->chain);
+	/*
+	 * A reset, then its command's DID_TIME_OUT, every 31 s: three
+	 * timeouts, each with its sector, not one of three commands (a
+	 * mainline sm7150 kernel, hostbyte in hex)
+	 */
+	c = run_text("[52249.339219] usb 1-1: reset high-speed USB device number 2 using xhci-hcd\n"
+		     "[52253.096224] sd 1:0:0:0: [sdg] tag#0 UNKNOWN(0x2003) Result: hostbyte=0x03 driverbyte=DRIVER_OK cmd_age=33s\n"
+		     "[52253.096265] I/O error, dev sdg, sector 81243584 op 0x0:(READ) flags 0x80700 phys_seg 1 prio class 2\n"
+		     "[52283.642192] usb 1-1: reset high-speed USB device number 2 using xhci-hcd\n"
+		     "[52284.425439] sd 1:0:0:0: [sdg] tag#0 UNKNOWN(0x2003) Result: hostbyte=0x03 driverbyte=DRIVER_OK cmd_age=31s\n"
+		     "[52284.425480] I/O error, dev sdg, sector 578702336 op 0x0:(READ) flags 0x84700 phys_seg 30 prio class 2\n"
+		     "[52314.874102] usb 1-1: reset high-speed USB device number 2 using xhci-hcd\n"
+		     "[52315.643895] sd 1:0:0:0: [sdg] tag#0 UNKNOWN(0x2003) Result: hostbyte=0x03 driverbyte=DRIVER_OK cmd_age=31s\n"
+		     "[52315.643930] I/O error, dev sdg, sector 978447616 op 0x0:(READ) flags 0x80700 phys_seg 4 prio class 2\n");
+	classify_free(c);
+	assert_int_equal(count(CLASSIFY_TIMEOUT), 3);
+	assert_int_equal(find(CLASSIFY_TIMEOUT, "sdg", 0)->sector, 81243584);
+	assert_int_equal(find(CLASSIFY_TIMEOUT, "sdg", 1)->sector, 578702336);
+	assert_int_equal(find(CLASSIFY_TIMEOUT, "sdg", 2)->sector, 978447616);
+	assert_int_equal(count(CLASSIFY_IO_ERROR), 0);
 }
 
 /* The device a line names goes to the lines that do not name it. */

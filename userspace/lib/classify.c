@@ -1726,6 +1726,14 @@ static struct classify_held *classify_cmd_join(struct classify *c,
 		}
 		if (classify_result_timeout(&probe)) {
 			h = classify_result_timeout_of(c, who.disk);
+			/*
+			 * The commands the handler gives back complete
+			 * together: one that completes seconds after the
+			 * last is another timeout, not the same one
+			 */
+			if (h && (h->parts & CLASSIFY_P_RESULT) &&
+			    !classify_near(h, rec, CLASSIFY_CMD_WINDOW))
+				h = NULL;
 			if (h) {
 				h->inc.inferred = false;
 				h->inc.count = h->inc.count > 0 ?
